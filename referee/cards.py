@@ -24,6 +24,10 @@ from referee.errors import NotationError
 LOWEST = 1
 HIGHEST = 10
 
+# Playing-card format, portrait (card-look.md); the aspect is a setting where it matters (renderer).
+CARD_WIDTH_MM = 59.0
+CARD_HEIGHT_MM = 91.0
+
 
 class Colour(StrEnum):
     """The four face colours. The value is the word used in JSON."""
