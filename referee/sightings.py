@@ -1,0 +1,167 @@
+"""Sightings: what the camera saw in one frame, as plain data on the table plane (the tracker's input).
+
+Pixels stop at ``vision/``. The vision side turns each detected card into a :class:`Sighting` (its identity and
+its four corners mapped to the table plane through the homography) and each frame into a
+:class:`FrameSightings`. The referee core never sees an image, so the tracker and the judge are tested, and fed
+by the simulator, without a camera.
+
+Coordinates: millimetres on the table plane, origin at the table centre, ``x`` to the right and ``y`` down as
+the camera sees it (image-like axes), the same frame as :class:`referee.events.Placement`. A quad lists the
+card's own top-left corner first, then clockwise as seen from above. ``angle`` is the direction of the card's own
+top edge in degrees, ``0`` for an upright card, positive turning clockwise on screen.
+
+>>> s = Sighting.face_at(Card.parse("r5"), (100.0, -20.0), angle=30.0)
+>>> s.centre
+(100.0, -20.0)
+>>> round(s.angle, 6)
+30.0
+>>> s.label
+'r5'
+>>> FrameSightings(t=0.5, frame=15, sightings=(s,)).faces == (s,)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
+from referee.errors import NotationError
+
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+Kind = Literal["face", "back"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One card seen in one frame.
+
+    ``confidence`` is the detector's belief that a card is there; ``identity_confidence`` the recogniser's belief
+    in ``card`` (a face) or ``back`` (a back). ``visible`` is the fraction of the card's area not hidden (by a
+    hand, another card), when the vision side can tell; None when it cannot.
+    """
+
+    kind: Kind
+    card: Card | None
+    back: str | None
+    quad: Quad
+    confidence: float = 1.0
+    identity_confidence: float = 1.0
+    visible: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("face", "back"):
+            raise NotationError(f"a sighting's kind is 'face' or 'back', not {self.kind!r}")
+        if len(self.quad) != 4:
+            raise NotationError(f"a sighting needs 4 corners, not {len(self.quad)}")
+        if not 0.0 <= self.confidence <= 1.0 or not 0.0 <= self.identity_confidence <= 1.0:
+            raise NotationError("sighting confidences must lie in 0..1")
+
+    @classmethod
+    def face_at(
+        cls,
+        card: Card,
+        centre: Point,
+        *,
+        angle: float = 0.0,
+        confidence: float = 1.0,
+        identity_confidence: float = 1.0,
+        visible: float | None = None,
+        size: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM),
+    ) -> Sighting:
+        """A face-up card of the standard size lying at ``centre``, turned by ``angle`` degrees."""
+        return cls("face", card, None, card_quad(centre, angle, size), confidence, identity_confidence, visible)
+
+    @classmethod
+    def back_at(
+        cls,
+        back: str | None,
+        centre: Point,
+        *,
+        angle: float = 0.0,
+        confidence: float = 1.0,
+        identity_confidence: float = 1.0,
+        visible: float | None = None,
+        size: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM),
+    ) -> Sighting:
+        """A face-down card (its back design ``back``, None if unrecognised) lying at ``centre``."""
+        return cls("back", None, back, card_quad(centre, angle, size), confidence, identity_confidence, visible)
+
+    @property
+    def centre(self) -> Point:
+        """The mean of the four corners (the card's centre for a rectangle)."""
+        return (sum(p[0] for p in self.quad) / 4.0, sum(p[1] for p in self.quad) / 4.0)
+
+    @property
+    def angle(self) -> float:
+        """Direction of the card's own top edge in degrees, in (-180, 180]; 0 when upright."""
+        (x0, y0), (x1, y1) = self.quad[0], self.quad[1]
+        degrees = math.degrees(math.atan2(y1 - y0, x1 - x0))
+        return 180.0 if degrees == -180.0 else degrees
+
+    @property
+    def label(self) -> str:
+        """``r5`` for a face, ``back:<id>`` for a back, ``?`` for a face whose number was not read."""
+        if self.kind == "face":
+            return str(self.card) if self.card is not None else "?"
+        return f"back:{self.back or '?'}"
+
+
+def card_quad(centre: Point, angle: float = 0.0, size: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM)) -> Quad:
+    """The four corners of a card of ``size`` (width, height) lying at ``centre``, turned by ``angle`` degrees.
+
+    >>> card_quad((0.0, 0.0), 0.0, (2.0, 4.0))
+    ((-1.0, -2.0), (1.0, -2.0), (1.0, 2.0), (-1.0, 2.0))
+    """
+    cx, cy = centre
+    half_w, half_h = size[0] / 2.0, size[1] / 2.0
+    cos_a, sin_a = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    corners = ((-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h))
+    turned = tuple((cx + dx * cos_a - dy * sin_a, cy + dx * sin_a + dy * cos_a) for dx, dy in corners)
+    return (turned[0], turned[1], turned[2], turned[3])
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSightings:
+    """Everything seen in one video frame: its time ``t`` (seconds from the start of the source), its number,
+    and the cards. ``zone`` is the centre zone's polygon on the table plane when the vision side knows it.
+
+    A frame that could not be read is not a FrameSightings with no cards (an empty table) but ``None`` passed
+    to the tracker: time passes, nothing is seen.
+    """
+
+    t: float
+    frame: int
+    sightings: tuple[Sighting, ...] = ()
+    zone: tuple[Point, ...] | None = None
+
+    @property
+    def faces(self) -> tuple[Sighting, ...]:
+        return tuple(s for s in self.sightings if s.kind == "face")
+
+    @property
+    def backs(self) -> tuple[Sighting, ...]:
+        return tuple(s for s in self.sightings if s.kind == "back")
+
+    def in_zone(self, sighting: Sighting) -> bool:
+        """True when the sighting's centre lies inside ``zone`` (always True without a zone).
+
+        >>> frame = FrameSightings(0.0, 0, zone=((0, 0), (10, 0), (10, 10), (0, 10)))
+        >>> frame.in_zone(Sighting.back_at(None, (5, 5))), frame.in_zone(Sighting.back_at(None, (15, 5)))
+        (True, False)
+        """
+        return self.zone is None or point_in_polygon(sighting.centre, self.zone)
+
+
+def point_in_polygon(point: Point, polygon: tuple[Point, ...]) -> bool:
+    """Even-odd rule (ray casting); a point on an edge may fall either way."""
+    x, y = point
+    inside = False
+    for i, (x0, y0) in enumerate(polygon):
+        x1, y1 = polygon[(i + 1) % len(polygon)]
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
