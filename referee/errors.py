@@ -26,3 +26,12 @@ class CatalogueError(LigrettoError):
 
 class InputFileError(LigrettoError):
     """An input file (image, video, event log) cannot be read."""
+
+
+class CentreError(LigrettoError, ValueError):
+    """An action does not fit the centre as it stands (unknown stack, nothing to take back, a log that
+    contradicts the rules)."""
+
+
+class ScoringError(LigrettoError, ValueError):
+    """Counts or scores that cannot be (out of range, inconsistent), or a round scored after the match ended."""
