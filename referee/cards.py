@@ -78,7 +78,10 @@ class Card:
         match = _NOTATION.match(text) if isinstance(text, str) else None
         if match is None:
             raise NotationError(f"unknown card notation {text!r}: expected a colour letter and a number, like r7")
-        colour = Colour.parse(match.group(1))
+        try:
+            colour = Colour.parse(match.group(1))
+        except NotationError:
+            raise NotationError(f"unknown card notation {text!r}: the colour must be r, y, g or b") from None
         number = int(match.group(2))
         if not LOWEST <= number <= HIGHEST:
             raise NotationError(f"unknown card notation {text!r}: the number must be {LOWEST}..{HIGHEST}")

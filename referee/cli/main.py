@@ -17,7 +17,11 @@ from referee import __version__
 from referee.errors import LigrettoError
 
 # Subcommand modules, in the order ``ligretto --help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "referee.cli.rule",
+    "referee.cli.sheet",
+    "referee.cli.backs",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

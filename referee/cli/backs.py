@@ -1,0 +1,88 @@
+"""``ligretto backs``: the back designs in play (``list``; enrolment adds ``enrol`` beside it).
+
+Each action is a sub-subcommand registered by its own ``register_<action>(actions)`` function, so a new
+action is one function plus one line in :func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from referee.backs import Catalogue
+
+_SubParsers = argparse._SubParsersAction  # the type argparse gives add_subparsers() results
+
+
+def register(subparsers: _SubParsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "backs",
+        help="list or manage the back designs that identify each player's cards",
+        description="Back designs tell whose card is whose. The default catalogue holds the 12 backs of the "
+        "red, blue and green boxes; a catalogue file (JSON) can add or replace designs.",
+        epilog="example: ligretto backs list --json",
+    )
+    parser.set_defaults(func=lambda _args: _print_help(parser))
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    register_list(actions)
+
+
+def _print_help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def add_catalogue_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        help="catalogue file (JSON) to use instead of the default 12 backs",
+    )
+
+
+def load_catalogue(path: str | None) -> Catalogue:
+    """The catalogue named on the command line (which must be readable), else the default 12 backs."""
+    return Catalogue.default() if path is None else Catalogue.load(path)
+
+
+# -------------------------------------------------------------------------------------------------- list
+
+
+def register_list(actions: _SubParsers[argparse.ArgumentParser]) -> None:
+    parser = actions.add_parser(
+        "list",
+        help="list the backs in the catalogue",
+        description="Lists every back design: id (used in events and scores), box, symbol, lettering colour, "
+        "and how many enrolment photos taught the recogniser its look.",
+        epilog="examples:\n  ligretto backs list\n  ligretto backs list --catalogue my-backs.json --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_catalogue_option(parser)
+    parser.add_argument("--json", action="store_true", help="print the catalogue as JSON (without appearance data)")
+    parser.set_defaults(func=run_list)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    catalogue = load_catalogue(args.catalogue)
+    if args.json:
+        backs = [{**back.to_json(), "photos": len(back.appearance)} for back in catalogue]
+        for back in backs:
+            back.pop("appearance", None)
+        print(json.dumps({"backs": backs}))
+    else:
+        print(format_catalogue(catalogue))
+    return 0
+
+
+def format_catalogue(catalogue: Catalogue) -> str:
+    """A plain-text table of the backs.
+
+    >>> print(format_catalogue(Catalogue.default()).splitlines()[0])
+    id              box    symbol     lettering   photos  name
+    """
+    header = ["id", "box", "symbol", "lettering", "photos", "name"]
+    rows = [[b.id, b.box, b.symbol, b.lettering, str(len(b.appearance)), b.name] for b in catalogue]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [header, *rows]]
+    lines.append(f"{len(catalogue)} backs")
+    return "\n".join(lines)
