@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.rule",
     "referee.cli.sheet",
     "referee.cli.backs",
+    "referee.cli.train",
 )
 
 

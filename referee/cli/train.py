@@ -1,0 +1,89 @@
+"""``ligretto train``: trains the project's models from rendered data, offline, on the CPU.
+
+``ligretto train detector`` trains the card detector (YOLO OBB from scratch) and exports it to ONNX.
+Other models add their own sub-command here.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.errors import InputFileError, LigrettoError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="train a model (detector, recogniser) on rendered data, offline",
+        description="Train one of the project's models from scratch on rendered data. Nothing is downloaded.",
+        epilog="Example: ligretto train detector --data datasets/generated/train/dataset.yaml --epochs 40",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(func=lambda args: _print_help(parser))
+    models = parser.add_subparsers(title="models", metavar="MODEL")
+    _register_detector(models)
+
+
+def _print_help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _register_detector(models: argparse._SubParsersAction) -> None:
+    parser = models.add_parser(
+        "detector",
+        help="train the card detector (YOLO oriented boxes, faces and backs) and export it to ONNX",
+        description=(
+            "Train the card detector from scratch (a model yaml, never pretrained weights) on an ultralytics "
+            "OBB dataset written by 'ligretto synth images', then export the best checkpoint to ONNX. "
+            "Checkpoints go to runs/detector/NAME/weights/; --resume continues from last.pt."
+        ),
+        epilog=(
+            "Examples:\n"
+            "  ligretto train detector --data datasets/generated/train/dataset.yaml --epochs 40\n"
+            "  ligretto train detector --data d.yaml --hours 1.2      # fit the schedule into a time budget\n"
+            "  ligretto train detector --resume                        # after an interruption"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--data", type=Path, help="dataset yaml (ultralytics OBB format, classes face, back)")
+    parser.add_argument("--epochs", type=int, default=60, help="training epochs (default: 60)")
+    parser.add_argument("--hours", type=float, help="time budget in hours; the epochs are fitted to it")
+    parser.add_argument("--imgsz", type=int, default=640, help="training image size (default: 640)")
+    parser.add_argument("--batch", type=int, default=16, help="batch size (default: 16)")
+    parser.add_argument("--lr", type=float, default=0.002, help="initial learning rate of AdamW (default: 0.002)")
+    parser.add_argument("--model", default="yolo26n-obb.yaml", help="model yaml (default: yolo26n-obb.yaml)")
+    parser.add_argument("--name", default="train", help="run name under runs/detector/ (default: train)")
+    parser.add_argument("--no-cache", action="store_true", help="do not cache decoded images in RAM")
+    parser.add_argument("--resume", action="store_true", help="resume the run NAME from its last checkpoint")
+    parser.add_argument(
+        "--out", type=Path, default=Path("models/detector.onnx"), help="ONNX file (default: models/detector.onnx)"
+    )
+    parser.set_defaults(func=_train_detector)
+
+
+def _train_detector(args: argparse.Namespace) -> int:
+    from vision.detect.train import TrainSettings, train_detector
+
+    if args.data is None and not args.resume:
+        raise LigrettoError("train detector needs --data DATASET.yaml (or --resume)")
+    settings = TrainSettings(
+        data=args.data or Path(),
+        model=args.model,
+        epochs=args.epochs,
+        hours=args.hours,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        lr0=args.lr,
+        run_name=args.name,
+        cache=not args.no_cache,
+        out=args.out,
+    )
+    try:
+        result = train_detector(settings, resume=args.resume)
+    except FileNotFoundError as exc:
+        raise InputFileError(str(exc)) from exc
+    print(f"checkpoint: {result.checkpoint}")
+    print(f"onnx:       {result.onnx}")
+    return 0

@@ -1,0 +1,125 @@
+"""Card detection on the CPU through onnxruntime: letterbox, one forward pass, oriented-box decoding.
+
+The shipped model is YOLO26n-OBB exported end to end (NMS-free one-to-one head): its output is
+``(1, K, 7)`` rows of ``cx, cy, w, h, score, class, angle`` in input pixels, best first. A model exported
+with the raw head (``(1, 4 + classes + 1, anchors)``) also works; its boxes then go through rotated NMS.
+
+    detector = OnnxDetector("models/detector.onnx")
+    detections = detector(cv2.imread("table.jpg"))
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+
+from vision.detect.geometry import obb_to_quads, rotated_nms
+from vision.detections import CardDetections
+
+Image = npt.NDArray[np.uint8]
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
+PAD_VALUE = 114  # ultralytics' letterbox grey, which the network saw around every training image
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the network input: ``input = image * scale + (left, top)``.
+
+    >>> box = Letterbox.fit(720, 1280, (384, 640))
+    >>> box.scale, box.left, box.top
+    (0.5, 0, 12)
+    """
+
+    scale: float
+    left: int
+    top: int
+    width: int
+    height: int
+
+    @classmethod
+    def fit(cls, height: int, width: int, target: tuple[int, int]) -> Letterbox:
+        scale = min(target[0] / height, target[1] / width)
+        new_w, new_h = round(width * scale), round(height * scale)
+        left = round((target[1] - new_w) / 2 - 0.1)
+        top = round((target[0] - new_h) / 2 - 0.1)
+        return cls(scale, left, top, new_w, new_h)
+
+    def apply(self, image: Image, target: tuple[int, int]) -> Image:
+        """The padded, resized image of the network's input size."""
+        resized = cv2.resize(image, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
+        bottom = target[0] - self.height - self.top
+        right = target[1] - self.width - self.left
+        padded = cv2.copyMakeBorder(
+            resized, self.top, bottom, self.left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3
+        )
+        return np.asarray(padded, dtype=np.uint8)
+
+    def to_image(self, boxes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Maps (N, 5) ``cx, cy, w, h, angle`` from input pixels back to image pixels."""
+        out = boxes.copy()
+        out[:, 0] = (boxes[:, 0] - self.left) / self.scale
+        out[:, 1] = (boxes[:, 1] - self.top) / self.scale
+        out[:, 2:4] = boxes[:, 2:4] / self.scale
+        return out
+
+
+class OnnxDetector:
+    """Finds cards (faces and backs) as oriented quads in a BGR image."""
+
+    def __init__(
+        self,
+        model: str | Path = DEFAULT_MODEL,
+        conf: float = 0.4,
+        iou: float = 0.5,
+        threads: int | None = None,
+    ) -> None:
+        path = Path(model)
+        if not path.is_file():
+            raise FileNotFoundError(f"no detector model at {path}: run 'ligretto train detector' first")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        height, width = self.session.get_inputs()[0].shape[2:4]
+        self.input_size: tuple[int, int] = (int(height), int(width))
+        self.conf = conf
+        self.iou = iou
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.names: dict[int, str] = ast.literal_eval(meta["names"]) if "names" in meta else {0: "face", 1: "back"}
+
+    def __call__(self, image: Image) -> CardDetections:
+        """Detects the cards in one BGR image (any size; letterboxed to the model's input)."""
+        box = Letterbox.fit(image.shape[0], image.shape[1], self.input_size)
+        blob = cv2.dnn.blobFromImage(box.apply(image, self.input_size), 1 / 255.0, swapRB=True)
+        output = self.session.run(None, {self.input_name: blob})[0][0]
+        boxes, scores, classes = self._decode(output)
+        if not len(boxes):
+            return CardDetections.empty()
+        return CardDetections.from_quads(obb_to_quads(box.to_image(boxes)), kind=classes, confidence=scores)
+
+    def _decode(
+        self, output: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        if output.ndim == 2 and output.shape[1] == 7:  # end to end: rows of cx, cy, w, h, score, class, angle
+            rows = output[output[:, 4] >= self.conf]
+            boxes = np.concatenate([rows[:, :4], rows[:, 6:7]], axis=1)
+            return boxes, rows[:, 4], rows[:, 5].astype(np.int8)
+        # raw head: (4 + classes + 1, anchors)
+        preds = output.T
+        class_scores = preds[:, 4:-1]
+        scores = class_scores.max(axis=1)
+        keep = scores >= self.conf
+        preds, scores = preds[keep], scores[keep]
+        classes = class_scores[keep].argmax(axis=1).astype(np.int8)
+        boxes = np.concatenate([preds[:, :4], preds[:, -1:]], axis=1)
+        kept = rotated_nms(obb_to_quads(boxes), scores, self.iou)
+        return boxes[kept], scores[kept], classes[kept]

@@ -1,0 +1,121 @@
+"""Training the card detector: YOLO OBB from scratch on rendered scenes, then ONNX into ``models/``.
+
+One call does the whole job, and can be resumed from the last checkpoint if it is interrupted:
+
+    result = train_detector(TrainSettings(data=Path("datasets/generated/train/dataset.yaml")))
+    result.onnx  # models/detector.onnx
+
+The model starts from a model yaml (random weights: nothing is downloaded) and trains with an explicit
+optimizer and learning rate, because ``optimizer=auto`` picks a tiny rate for short runs. Mixed precision and
+plots stay off: both would try to fetch files (AMP check weights, a font) on a machine without network.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.detect import ultralytics_adapter as yolo
+from vision.detect.export import export_detector
+
+RUNS_DIR = yolo.PROJECT_ROOT / "runs" / "detector"
+DEFAULT_ONNX = yolo.PROJECT_ROOT / "models" / "detector.onnx"
+FRAME_ASPECT = 720 / 1280  # the camera frames the detector is sized for
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Everything a training run depends on; the defaults are the shipped model's."""
+
+    data: Path
+    model: str = "yolo26n-obb.yaml"
+    epochs: int = 60
+    imgsz: int = 640
+    batch: int = 16
+    hours: float | None = None  # a time budget: ultralytics then fits the epochs (and the LR schedule) into it
+    optimizer: str = "AdamW"
+    lr0: float = 0.002
+    close_mosaic: int = 5
+    workers: int = 2
+    cache: bool = True
+    seed: int = 0
+    run_name: str = "train"
+    runs_dir: Path = RUNS_DIR
+    out: Path = DEFAULT_ONNX
+
+    @property
+    def run_dir(self) -> Path:
+        return self.runs_dir / self.run_name
+
+    @property
+    def last_checkpoint(self) -> Path:
+        return self.run_dir / "weights" / "last.pt"
+
+    def export_size(self) -> tuple[int, int]:
+        """Network input (height, width) for 16:9 frames: the training size across, rounded up to stride 32.
+
+        >>> TrainSettings(data=Path("d.yaml"), imgsz=640).export_size()
+        (384, 640)
+        """
+        return (math.ceil(self.imgsz * FRAME_ASPECT / 32) * 32, self.imgsz)
+
+    def ultralytics_arguments(self) -> dict[str, object]:
+        return {
+            "data": str(self.data),
+            "epochs": self.epochs,
+            "imgsz": self.imgsz,
+            "batch": self.batch,
+            "time": self.hours,
+            "optimizer": self.optimizer,
+            "lr0": self.lr0,
+            "close_mosaic": self.close_mosaic,
+            "workers": self.workers,
+            "cache": "ram" if self.cache else False,
+            "seed": self.seed,
+            "project": str(self.runs_dir),
+            "name": self.run_name,
+            "exist_ok": True,
+            "device": "cpu",
+            "amp": False,
+            "plots": False,
+            "deterministic": False,
+            "pretrained": False,
+            "patience": 0,
+            "verbose": True,
+            # Top-down table views: any rotation and flip is a valid scene. Cards are already rendered at
+            # every angle, so no extra rotation; a milder scale range keeps the smallest cards visible.
+            "degrees": 0.0,
+            "fliplr": 0.5,
+            "flipud": 0.5,
+            "scale": 0.3,
+            "hsv_h": 0.01,
+        }
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    checkpoint: Path
+    onnx: Path
+
+
+def train_detector(settings: TrainSettings, resume: bool = False) -> TrainResult:
+    """Trains (or resumes) the detector, then exports the best checkpoint to ``settings.out``."""
+    if resume and not settings.last_checkpoint.is_file():
+        raise FileNotFoundError(f"nothing to resume: no checkpoint at {settings.last_checkpoint}")
+    if not resume and not settings.data.is_file():
+        raise FileNotFoundError(f"no dataset file {settings.data}: write one with 'ligretto synth images'")
+    _use_all_cores()
+    if resume:
+        best = yolo.train(settings.last_checkpoint, resume=True)
+    else:
+        best = yolo.train(settings.model, resume=False, **settings.ultralytics_arguments())
+    onnx = export_detector(best, settings.out, settings.export_size())
+    return TrainResult(checkpoint=best, onnx=onnx)
+
+
+def _use_all_cores() -> None:
+    import torch
+
+    torch.set_num_threads(os.cpu_count() or 1)
