@@ -123,6 +123,8 @@ def _decode(name: str, value: Any) -> Any:
         return tuple(Card.from_json(v) for v in value)
     if name == "placement":
         return Placement.from_json(value)
+    if name == "placements":
+        return tuple(Placement.from_json(v) for v in value)
     if name in ("backs",):
         return tuple(str(v) for v in value)
     if name in ("centre", "leftover", "scores"):
@@ -142,10 +144,15 @@ class RoundStarted(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class _Landing(Event):
-    """A card that came down in the centre: whose it is (when known) and where it lies."""
+    """A card that came down in the centre: whose it is (when known) and where it lies.
+
+    ``source`` (optional, known to the simulator) is the owner's place it came from: ``row:i``, ``pile`` or
+    ``discard``.
+    """
 
     back: str | None = None
     placement: Placement | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,15 +178,21 @@ class IllegalPlay(_Landing):
 class CardTakenBack(Event):
     type: ClassVar[str] = "card_taken_back"
     back: str | None = None
+    source: str | None = None
+    """Optional: the owner's place the card goes back to (``row:i``, ``pile`` or ``discard``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Conflict(Event):
-    """Two or more cards landed on one stack at the same moment; ``card`` is the one that stays."""
+    """Two or more cards landed on one stack at the same moment; ``card`` is the one that stays.
+
+    ``placements`` (optional) lists where each of ``cards`` lies, in the same order.
+    """
 
     type: ClassVar[str] = "conflict"
     cards: tuple[Card, ...] = ()
     backs: tuple[str, ...] = ()
+    placements: tuple[Placement, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
