@@ -58,7 +58,8 @@ class Event:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        _REGISTRY[cls.type] = cls
+        if "type" in cls.__dict__:  # only classes naming their own type; not shared bases like _Landing
+            _REGISTRY[cls.type] = cls
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"t": round(self.t, 4), "frame": self.frame, "type": self.type}
@@ -86,10 +87,19 @@ class Event:
             raise NotationError(f"unknown event type {kind!r}")
         if not isinstance(data.get("t"), int | float):
             raise NotationError(f"{kind} event needs a time t in seconds")
+        for name in ("frame", "stack"):
+            value = data.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise NotationError(f"{kind} event: {name} must be an integer, not {value!r}")
         kwargs: dict[str, Any] = {}
         for f in fields(cls):
             if f.name in data:
-                kwargs[f.name] = _decode(f.name, data[f.name])
+                try:
+                    kwargs[f.name] = _decode(f.name, data[f.name])
+                except NotationError:
+                    raise
+                except (TypeError, ValueError, AttributeError):  # a list where a number belongs, and so on
+                    raise NotationError(f"{kind} event: {f.name} is malformed: {data[f.name]!r:.60}") from None
         try:
             return cls(**kwargs)
         except TypeError as exc:
@@ -117,7 +127,7 @@ def _encode(value: Any) -> Any:
 def _decode(name: str, value: Any) -> Any:
     if value is None:
         return None
-    if name == "card":
+    if name in ("card", "expected"):
         return Card.from_json(value)
     if name == "cards":
         return tuple(Card.from_json(v) for v in value)
