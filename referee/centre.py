@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from referee.cards import COLOURS, HIGHEST, LOWEST, Card
 from referee.errors import CentreError
@@ -53,7 +54,9 @@ from referee.rules import RuleSettings, Ruling, judge, playable_on, resolve_conf
 class Landing:
     """A card coming down in the centre: onto ``stack`` (an id), or starting a new stack when None.
 
-    ``back`` is the owner's back when known; ``t`` and ``frame`` are the caller's clock and go into events.
+    ``back`` is the owner's back when known; ``t`` and ``frame`` are the caller's clock and go into events;
+    ``source`` (optional, known to the simulator) is the owner's place it came from (``row:i``, ``pile``,
+    ``discard``) and goes into events too.
     """
 
     card: Card
@@ -62,6 +65,7 @@ class Landing:
     placement: Placement | None = None
     t: float = 0.0
     frame: int = 0
+    source: str | None = None
 
     def __str__(self) -> str:
         where = "a new stack" if self.stack is None else f"stack {self.stack}"
@@ -87,6 +91,7 @@ class TakeBack:
     back: str | None = None
     t: float = 0.0
     frame: int = 0
+    source: str | None = None
 
     def __str__(self) -> str:
         where = "" if self.stack is None else f" from stack {self.stack}"
@@ -326,24 +331,47 @@ class Centre:
         stack_id = played[0].stack if played else target
         first = landings[0]
         backs = tuple(landing.back or "" for landing in landings) if any(x.back for x in landings) else ()
-        conflict = Conflict(t=first.t, frame=first.frame, stack=stack_id, card=kept_card, cards=cards, backs=backs)
+        placements = tuple(x.placement for x in landings if x.placement is not None)
+        conflict = Conflict(
+            t=first.t,
+            frame=first.frame,
+            stack=stack_id,
+            card=kept_card,
+            cards=cards,
+            backs=backs,
+            placements=placements if len(placements) == len(landings) else (),
+        )
         returned = (
-            CardTakenBack(t=first.t, frame=first.frame, stack=stack_id, card=landings[i].card, back=landings[i].back)
+            CardTakenBack(
+                t=first.t,
+                frame=first.frame,
+                stack=stack_id,
+                card=landings[i].card,
+                back=landings[i].back,
+                source=landings[i].source,
+            )
             for i in taken_back
         )
         return ConflictPlay(kept, stack_id, (conflict, *played, *returned))
 
     def take_back(
-        self, card: Card, *, stack: int | None = None, back: str | None = None, t: float = 0.0, frame: int = 0
+        self,
+        card: Card,
+        *,
+        stack: int | None = None,
+        back: str | None = None,
+        t: float = 0.0,
+        frame: int = 0,
+        source: str | None = None,
     ) -> CardTakenBack:
         """An illegal card is picked up by its player. Matches the oldest loose ``card`` (on ``stack`` and of
-        ``back`` when given)."""
+        ``back`` when given); ``source`` is where it goes back to, when known."""
         index = self._find_loose(card, stack, back)
         loose = self._state.loose[index]
         self._snapshots.append(self._state)
         self._state = replace(self._state, loose=self._state.loose[:index] + self._state.loose[index + 1 :])
-        self.move_stack.append(TakeBack(card, loose.stack, loose.back, t, frame))
-        return CardTakenBack(t=t, frame=frame, stack=loose.stack, card=card, back=loose.back)
+        self.move_stack.append(TakeBack(card, loose.stack, loose.back, t, frame, source))
+        return CardTakenBack(t=t, frame=frame, stack=loose.stack, card=card, back=loose.back, source=source)
 
     def remove(self, stack: int, *, t: float = 0.0, frame: int = 0) -> StackRemoved:
         """Takes a stack out of play; its cards stay counted for their owners."""
@@ -394,14 +422,13 @@ class Centre:
     def _apply_legal(self, landing: Landing) -> StackStarted | CardPlayed:
         """Puts a legal card on its stack (the caller has taken the snapshot)."""
         placed = CentreCard(landing.card, landing.back, landing.placement)
-        t, frame, card, back, placement = landing.t, landing.frame, landing.card, landing.back, landing.placement
         if landing.stack is None:
             new = Stack(len(self._state.stacks) + 1, (placed,))
             self._state = replace(self._state, stacks=(*self._state.stacks, new))
-            return StackStarted(t=t, frame=frame, stack=new.id, card=card, back=back, placement=placement)
+            return StackStarted(stack=new.id, **_landing_fields(landing))
         old = self._open_stack(landing.stack)
         self._state = replace(self._state, stacks=self._with_stack(replace(old, cards=(*old.cards, placed))))
-        return CardPlayed(t=t, frame=frame, stack=old.id, card=card, back=back, placement=placement)
+        return CardPlayed(stack=old.id, **_landing_fields(landing))
 
     def _apply_illegal(self, landing: Landing, ruling: Ruling) -> IllegalPlay:
         """Leaves an illegal card loose, the legal top unchanged (the caller has taken the snapshot)."""
@@ -409,16 +436,7 @@ class Centre:
         loose = LooseCard(landing.card, landing.back, landing.placement, stack=landing.stack, reason=reason)
         self._state = replace(self._state, loose=(*self._state.loose, loose))
         expected = None if landing.stack is None else playable_on(self.stack(landing.stack).top)
-        return IllegalPlay(
-            t=landing.t,
-            frame=landing.frame,
-            stack=landing.stack,
-            card=landing.card,
-            back=landing.back,
-            placement=landing.placement,
-            reason=reason,
-            expected=expected,
-        )
+        return IllegalPlay(stack=landing.stack, reason=reason, expected=expected, **_landing_fields(landing))
 
     def _find_loose(self, card: Card, stack: int | None, back: str | None) -> int:
         for index, loose in enumerate(self._state.loose):
@@ -431,3 +449,15 @@ class Centre:
             return index
         where = "" if stack is None else f" on stack {stack}"
         raise CentreError(f"there is no illegal {card}{where} to take back")
+
+
+def _landing_fields(landing: Landing) -> dict[str, Any]:
+    """What every landing event copies from the landing."""
+    return {
+        "t": landing.t,
+        "frame": landing.frame,
+        "card": landing.card,
+        "back": landing.back,
+        "placement": landing.placement,
+        "source": landing.source,
+    }

@@ -390,3 +390,15 @@ def _fits(stacks: tuple, card: Card, stack: int | None) -> bool:
         return card.number == 1
     top = stacks[stack - 1].top
     return top.colour == card.colour and top.number + 1 == card.number
+
+
+def test_source_and_placements_flow_into_the_events() -> None:
+    centre = run_to("r", 4)
+    here, there = Placement(1.0, 2.0, 3.0), Placement(4.0, 5.0, 6.0)
+    assert centre.push(Landing(c("r9"), 1, "a", here, source="row:2")).events[0].source == "row:2"
+    assert centre.take_back(c("r9"), source="row:2").source == "row:2"
+    play = centre.push_together([Landing(c("r5"), 1, "a", here, source="pile"), Landing(c("r5"), 1, "b", there)])
+    conflict, played, returned = play.events
+    assert conflict.placements == (here, there)
+    assert (played.source, played.placement) == ("pile", here)
+    assert returned.back == "b" and returned.source is None
