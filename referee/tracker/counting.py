@@ -1,0 +1,215 @@
+"""End of round: count the backs laid out after the stop, score them, and cross-check with the stacks seen.
+
+After the stop the centre is gathered and spread out face down, and each player lays out what is left of their
+Ligretto pile. A :class:`SpreadCounter` watches those spreads over many frames. It does not trust any single
+frame (with 40 cards, a frame where every back is read is the exception): each card is a *spot* on the table
+plane followed across frames, its back chosen by a vote, and a spot counts when it was seen in most recent
+frames. Backs inside the centre zone are the centre spread; backs outside it are leftovers.
+
+The count is then checked against the round as the referee saw it: stack heights equal their top numbers, so
+the centre must hold the sum of the stack heights. A mismatch is a :class:`CountWarning` that names the stacks
+and backs that disagree; the scores are still computed from the counts, since the cards are what a table
+counts by hand too.
+
+>>> counter = SpreadCounter()
+>>> for frame in range(10):
+...     counter.add(FrameSightings(frame / 30, frame, tuple(
+...         Sighting.back_at("red-red" if i < 3 else "blue-blue", (i * 30.0, 0.0)) for i in range(5))))
+>>> counter.count().centre
+{'blue-blue': 2, 'red-red': 3}
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from referee.centre import Stack
+from referee.errors import ScoringError
+from referee.events import RoundScored
+from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
+from referee.scoring import score_round
+from referee.sightings import FrameSightings, Point, Sighting
+
+UNKNOWN_BACK = "?"
+
+
+@dataclass(frozen=True)
+class SpreadCount:
+    """Cards per back in the centre spread and in the leftover spreads; ``unknown`` cards showed no known back."""
+
+    centre: dict[str, int] = field(default_factory=dict)
+    leftover: dict[str, int] = field(default_factory=dict)
+    unknown_centre: int = 0
+    unknown_leftover: int = 0
+
+    @property
+    def centre_total(self) -> int:
+        return sum(self.centre.values()) + self.unknown_centre
+
+
+@dataclass(frozen=True)
+class CountWarning:
+    """Why the count cannot be fully trusted, naming the stacks (ids) and backs concerned."""
+
+    message: str
+    stacks: tuple[int, ...] = ()
+    backs: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class _Spot:
+    x: float
+    y: float
+    in_centre: bool
+    born: int
+    votes: dict[str, float] = field(default_factory=dict)
+    hits: deque[int] = field(default_factory=deque)
+
+
+class SpreadCounter:
+    """Follows face-down cards across frames and counts them by back (see the module docstring)."""
+
+    def __init__(self, *, match_mm: float = 14.0, window: int = 30, min_ratio: float = 0.5) -> None:
+        self.match_mm = match_mm
+        self.window = window
+        self.min_ratio = min_ratio
+        self._spots: list[_Spot] = []
+        self._frames: deque[int] = deque(maxlen=window)
+        self._index = 0
+
+    def add(self, frame: FrameSightings, zone: tuple[Point, ...] | None = None) -> None:
+        """Takes one frame's backs; ``zone`` (else the frame's own) separates centre from leftovers."""
+        self._index += 1
+        self._frames.append(self._index)
+        area = zone if zone is not None else frame.zone
+        taken: set[int] = set()
+        for sighting in sorted(frame.backs, key=lambda s: -s.confidence):
+            spot = self._match(sighting, taken)
+            if spot is None:
+                x, y = sighting.centre
+                inside = FrameSightings(frame.t, frame.frame, zone=area).in_zone(sighting)
+                spot = _Spot(x, y, inside, self._index)
+                self._spots.append(spot)
+            taken.add(id(spot))
+            key = sighting.back or UNKNOWN_BACK
+            spot.votes[key] = spot.votes.get(key, 0.0) + sighting.identity_confidence
+            spot.hits.append(self._index)
+            while spot.hits and spot.hits[0] <= self._index - self.window:
+                spot.hits.popleft()
+
+    def _match(self, sighting: Sighting, taken: set[int]) -> _Spot | None:
+        x, y = sighting.centre
+        best, best_d = None, self.match_mm
+        for spot in self._spots:
+            d = math.hypot(spot.x - x, spot.y - y)
+            if d < best_d and id(spot) not in taken:
+                best, best_d = spot, d
+        return best
+
+    @property
+    def frames(self) -> int:
+        return self._index
+
+    def count(self) -> SpreadCount:
+        """The cards present now: spots seen in at least ``min_ratio`` of the recent frames since they appeared."""
+        centre: Counter[str] = Counter()
+        leftover: Counter[str] = Counter()
+        for spot in self._spots:
+            recent = [f for f in self._frames if f >= spot.born]
+            hits = sum(1 for h in spot.hits if h > self._index - self.window)
+            if not recent or hits < self.min_ratio * len(recent):
+                continue
+            back = max(spot.votes, key=lambda b: spot.votes[b])
+            (centre if spot.in_centre else leftover)[back] += 1
+        unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)
+        return SpreadCount(dict(sorted(centre.items())), dict(sorted(leftover.items())), unknown_c, unknown_l)
+
+
+def cross_check(
+    count: SpreadCount, stacks: Sequence[Stack], *, inferred: Mapping[int, int] | None = None
+) -> list[CountWarning]:
+    """Warnings where the spreads disagree with the stacks seen during the round (empty when they agree).
+
+    >>> from referee.centre import CentreCard
+    >>> from referee.cards import Card
+    >>> stacks = [Stack(1, tuple(CentreCard(Card.parse(f"r{n}")) for n in range(1, 4)))]
+    >>> cross_check(SpreadCount(centre={"red-red": 2}), stacks)[0].message
+    'the centre spread holds 2 cards but the stacks seen add up to 3: stack 1 r3 (3); backs counted: red-red 2'
+    """
+    inferred = inferred or {}
+    warnings: list[CountWarning] = []
+    heights = sum(s.height for s in stacks)
+    if count.centre_total != heights:
+        warnings.append(_total_mismatch(count, stacks, heights, inferred))
+    for back in dict.fromkeys([*count.centre, *count.leftover]):
+        centre, left = count.centre.get(back, 0), count.leftover.get(back, 0)
+        if left > LIGRETTO_PILE_SIZE or centre + left > CARDS_PER_SET:
+            warnings.append(
+                CountWarning(
+                    f"back {back}: {centre} in the centre and {left} left over cannot come from one set", (), (back,)
+                )
+            )
+    if count.unknown_centre or count.unknown_leftover:
+        warnings.append(
+            CountWarning(
+                f"{count.unknown_centre} centre and {count.unknown_leftover} leftover cards showed no known back"
+            )
+        )
+    return warnings
+
+
+def _total_mismatch(
+    count: SpreadCount, stacks: Sequence[Stack], heights: int, inferred: Mapping[int, int]
+) -> CountWarning:
+    # the stacks with plays inferred unseen are the likeliest to be off: name them first
+    suspects = sorted(stacks, key=lambda s: (-inferred.get(s.id, 0), s.id))
+    parts = []
+    for s in suspects:
+        note = f", {inferred[s.id]} inferred unseen" if inferred.get(s.id) else ""
+        parts.append(f"stack {s.id} {s.top} ({s.height}{note})")
+    backs = ", ".join(f"{b} {n}" for b, n in count.centre.items()) or "none"
+    message = (
+        f"the centre spread holds {count.centre_total} cards but the stacks seen add up to {heights}: "
+        f"{', '.join(parts) or 'no stacks'}; backs counted: {backs}"
+    )
+    return CountWarning(message, tuple(s.id for s in suspects), tuple(count.centre))
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The counted round: the event to log and the warnings to show."""
+
+    event: RoundScored
+    warnings: tuple[CountWarning, ...]
+
+
+def score_count(
+    count: SpreadCount,
+    stacks: Sequence[Stack],
+    *,
+    backs: Iterable[str] = (),
+    round: int = 1,
+    t: float = 0.0,
+    frame: int = 0,
+    inferred: Mapping[int, int] | None = None,
+) -> Scored:
+    """Scores per back from the counts (every back of ``backs`` scores, 0 when absent) and cross-checks them."""
+    warnings = cross_check(count, stacks, inferred=inferred)
+    players = list(dict.fromkeys([*backs, *count.centre, *count.leftover]))
+    centre = {b: min(count.centre.get(b, 0), CARDS_PER_SET) for b in players}
+    leftover = {b: min(count.leftover.get(b, 0), LIGRETTO_PILE_SIZE) for b in players}
+    for b in players:
+        centre[b] = min(centre[b], CARDS_PER_SET - leftover[b])
+    try:
+        scores = score_round(centre, leftover, players)
+    except ScoringError as exc:  # clamped above; kept as a guard so a bad count never stops the referee
+        warnings.append(CountWarning(str(exc)))
+        scores = {}
+    event = RoundScored(t=t, frame=frame, round=round, centre=centre, leftover=leftover, scores=scores)
+    return Scored(event, tuple(warnings))

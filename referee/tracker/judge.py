@@ -1,0 +1,182 @@
+"""The live judge: turns the tracker's physical changes into rulings on the rules core's :class:`Centre`.
+
+The tracker says "red 6 is now on top of pile 3, first seen at frame 412, the pile was hidden for 2.8 s";
+the judge asks the rules what that means (two plays, r5 unseen and r6; or an illegal play, and which card was
+expected), pushes it on the :class:`referee.centre.Centre` board and returns the events. It also answers what
+each pile now holds (:meth:`Judge.holding`) so the tracker compares the next frames with the right cards.
+
+>>> from referee.tracker.stacks import Landed, Uncovered
+>>> judge = Judge()
+>>> [e.type for e in judge.rule(Landed(1, Card.parse("r1"), 0.1, 3))]
+['stack_started']
+>>> [(e.type, str(e.card)) for e in judge.rule(Landed(1, Card.parse("r3"), 4.0, 120, hidden_s=3.0))]
+[('card_played', 'r2'), ('card_played', 'r3')]
+>>> bad = judge.rule(Landed(1, Card.parse("y4"), 5.0, 150))[0]
+>>> bad.type, bad.reason, str(bad.expected), judge.holding(1)
+('illegal_play', 'wrong_colour', 'r4', (Card.parse('r3'), (Card.parse('y4'),)))
+>>> [e.type for e in judge.rule(Uncovered(1, Card.parse("r3"), (Card.parse("y4"),), 6.0, 180))]
+['card_taken_back']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.cards import Card
+from referee.centre import Centre, Landing
+from referee.events import CardPlayed, Event, StackStarted
+from referee.rules import RuleSettings
+from referee.tracker.inference import InferenceSettings, hidden_plays
+from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
+
+
+@dataclass
+class _PileBook:
+    """What the judge knows of one pile: its stack on the board, the illegal cards lying on it, the cards
+    expected to leave without a word (conflict losers already ruled taken back)."""
+
+    stack: int | None = None
+    loose: list[Card] = field(default_factory=list)
+    departing: list[Card] = field(default_factory=list)
+    last_landing: Landing | None = None
+
+
+class Judge:
+    """Rules on tracker changes; see the module docstring. ``players`` (when known) caps copies of a card."""
+
+    def __init__(
+        self,
+        centre: Centre | None = None,
+        *,
+        players: int | None = None,
+        inference: InferenceSettings | None = None,
+        together_s: float = 0.5,
+    ) -> None:
+        self.centre = centre if centre is not None else Centre(RuleSettings())
+        self.players = players
+        self.inference = inference or InferenceSettings()
+        self.together_s = together_s
+        self.inferred: dict[int, int] = {}
+        """Plays inferred unseen, per stack id: where a count is least certain."""
+        self._books: dict[int, _PileBook] = {}
+
+    def rule(self, change: Change) -> list[Event]:
+        """The events one change causes (maybe none)."""
+        book = self._books.setdefault(change.pile, _PileBook())
+        if isinstance(change, Landed):
+            return self._landed(book, change)
+        if isinstance(change, Together):
+            return self._together(book, change)
+        if isinstance(change, Uncovered):
+            return self._uncovered(book, change)
+        return self._vanished(book, change)
+
+    def holding(self, pile: int) -> tuple[Card | None, tuple[Card, ...]]:
+        """What ``pile`` holds now: its legal top (None: no stack) and the cards lying on it that do not count."""
+        book = self._books.get(pile, _PileBook())
+        top = None if book.stack is None else self.centre.stack(book.stack).top
+        return top, (*book.departing, *book.loose)
+
+    def stack_of(self, pile: int) -> int | None:
+        book = self._books.get(pile)
+        return None if book is None else book.stack
+
+    # ---- changes
+
+    def _landed(self, book: _PileBook, change: Landed) -> list[Event]:
+        landing = Landing(change.card, book.stack, None, change.placement, change.t, change.frame)
+        if self._lands_together(book, landing):
+            return self._late_conflict(book, landing)
+        book.departing.clear()
+        events: list[Event] = self._hidden_before(book, change)
+        play = self.centre.push(landing)
+        events.extend(play.events)
+        if play.ruling.legal:
+            book.stack = play.stack
+            book.last_landing = landing
+        else:
+            book.loose.append(change.card)
+        return events
+
+    def _hidden_before(self, book: _PileBook, change: Landed) -> list[Event]:
+        """Plays nobody saw that explain the new top, pushed before it (with its time: when it was learnt)."""
+        if book.stack is None or self.centre.stopped or book.loose:
+            return []
+        top = self.centre.stack(book.stack).top
+        if self.centre.ruling(change.card, book.stack).legal:
+            return []
+        cards = hidden_plays(
+            top,
+            change.card,
+            hidden_s=change.hidden_s,
+            glimpsed=change.glimpsed,
+            available=self._available,
+            settings=self.inference,
+        )
+        if cards is None:
+            return []
+        self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(cards)
+        events: list[Event] = []
+        for card in cards:
+            events.extend(self.centre.push(Landing(card, book.stack, None, None, change.t, change.frame)).events)
+        return events
+
+    def _available(self, card: Card) -> bool:
+        if self.players is None:
+            return True
+        copies = sum(1 for s in self.centre.stacks for c in s.cards if c.card == card)
+        return copies < self.players
+
+    def _lands_together(self, book: _PileBook, landing: Landing) -> bool:
+        """The same card again on a stack within moments: two players slapped it together (a conflict)."""
+        last = book.last_landing
+        return (
+            last is not None
+            and last.card == landing.card
+            and landing.t - last.t <= self.together_s
+            and bool(self.centre.move_stack)
+            and self.centre.move_stack[-1] == last
+        )
+
+    def _late_conflict(self, book: _PileBook, landing: Landing) -> list[Event]:
+        first = book.last_landing
+        assert first is not None
+        self.centre.pop()
+        result = self.centre.push_together([first, landing])
+        book.last_landing = None
+        book.departing.append(landing.card)
+        # the first card's play was already announced; do not announce it twice
+        return [e for e in result.events if not isinstance(e, CardPlayed | StackStarted)]
+
+    def _together(self, book: _PileBook, change: Together) -> list[Event]:
+        book.departing.clear()
+        landings = [Landing(card, book.stack, None, change.placement, change.t, change.frame) for card in change.cards]
+        result = self.centre.push_together(landings)
+        if self.centre.stopped:
+            book.loose.extend(change.cards)
+        elif result.kept is None:
+            book.departing.extend(change.cards)
+        else:
+            book.stack = result.stack
+            book.departing.extend(c for i, c in enumerate(change.cards) if i != result.kept)
+        return list(result.events)
+
+    def _uncovered(self, book: _PileBook, change: Uncovered) -> list[Event]:
+        events: list[Event] = []
+        for card in change.removed:
+            if card in book.departing:
+                book.departing.remove(card)
+            elif card in book.loose:
+                book.loose.remove(card)
+                events.append(self.centre.take_back(card, stack=book.stack, t=change.t, frame=change.frame))
+        return events
+
+    def _vanished(self, book: _PileBook, change: Vanished) -> list[Event]:
+        events: list[Event] = []
+        if book.stack is None:
+            for card in book.loose:
+                events.append(self.centre.take_back(card, stack=None, t=change.t, frame=change.frame))
+            book.loose.clear()
+        elif not self.centre.stack(book.stack).removed:
+            events.append(self.centre.remove(book.stack, t=change.t, frame=change.frame))
+        return events

@@ -1,0 +1,197 @@
+"""The live referee: frames in, events out, as they happen, from the first card to the scored round.
+
+:class:`Referee` runs the :class:`~referee.tracker.stacks.StackTracker` and the
+:class:`~referee.tracker.judge.Judge` over each frame and watches for the end of the round: an explicit
+:meth:`Referee.stop` (a key, an API call, ``--stop-at``), or the centre being gathered (every stack gone from
+view and face-down cards in the centre instead). After the end it counts the spreads
+(:mod:`referee.tracker.counting`) and emits ``round_scored`` once the counts have held still for
+``settle_s``, or at :meth:`Referee.finish` when the source ends first.
+
+Every event carries the time and frame at which its card was first seen down, not when the vote confirmed it,
+so what a table sees lags the card by the vote (about 0.2 s) while the log is exact.
+
+>>> from referee.tracker.stacks import seen
+>>> referee = Referee()
+>>> events = [e for i in range(10) for e in referee.update(seen(i, ("g1", (0, 0))))]
+>>> events += [e for i in range(10, 20) for e in referee.update(seen(i, ("g2", (5, 3))))]
+>>> [(e.type, str(e.card), e.frame) for e in events]
+[('stack_started', 'g1', 0), ('card_played', 'g2', 10)]
+>>> [e.type for e in referee.stop(t=1.0, frame=30)]
+['round_stopped']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from referee.centre import Centre
+from referee.events import Event, RoundScored
+from referee.rules import RuleSettings
+from referee.sightings import FrameSightings, Point
+from referee.tracker.counting import CountWarning, SpreadCount, SpreadCounter, score_count
+from referee.tracker.inference import InferenceSettings
+from referee.tracker.judge import Judge
+from referee.tracker.stacks import StackTracker, TrackerSettings
+
+
+class Phase(StrEnum):
+    PLAY = "play"
+    STOPPED = "stopped"
+    """Stopped by a signal; the stacks are still there (plays now are ``after_stop``)."""
+    COUNTING = "counting"
+    """The centre was gathered: the spreads are being counted."""
+    SCORED = "scored"
+
+
+@dataclass(frozen=True)
+class RefereeSettings:
+    """``zone``: the centre zone on the table plane when the frames do not carry one (None: everywhere).
+
+    ``gather_s``: every stack out of view this long, with at least ``gather_min_backs`` face-down cards in the
+    centre, means the centre is being gathered. ``settle_s``: spread counts unchanged this long are final.
+    """
+
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+    inference: InferenceSettings = field(default_factory=InferenceSettings)
+    rules: RuleSettings = field(default_factory=RuleSettings)
+    zone: tuple[Point, ...] | None = None
+    gather_s: float = 1.5
+    gather_min_backs: int = 3
+    settle_s: float = 3.0
+
+
+class Referee:
+    """Consumes frames in order and returns the events each one causes; :attr:`events` keeps them all."""
+
+    def __init__(
+        self,
+        settings: RefereeSettings | None = None,
+        *,
+        backs: Sequence[str] = (),
+        round: int = 1,
+    ) -> None:
+        self.settings = settings or RefereeSettings()
+        self.backs = tuple(backs)
+        self.round = round
+        self.tracker = StackTracker(self.settings.tracker)
+        self.judge = Judge(
+            Centre(self.settings.rules), players=len(self.backs) or None, inference=self.settings.inference
+        )
+        self.counter = SpreadCounter()
+        self.phase = Phase.PLAY
+        self.events: list[Event] = []
+        self.warnings: tuple[CountWarning, ...] = ()
+        self._last_count: SpreadCount | None = None
+        self._count_since = 0.0
+        self._t, self._frame = 0.0, 0
+
+    @property
+    def centre(self) -> Centre:
+        return self.judge.centre
+
+    # ---- the frame loop
+
+    def update(self, frame: FrameSightings | None) -> list[Event]:
+        """One frame (None: unreadable, skipped); returns the events it caused, in order."""
+        if frame is not None:
+            frame = self._zoned(frame)
+            self._t, self._frame = frame.t, frame.frame
+        if self.phase in (Phase.COUNTING, Phase.SCORED):
+            return self._emit(self._count(frame) if frame is not None else [])
+        events: list[Event] = []
+        for change in self.tracker.update(frame):
+            events.extend(self.judge.rule(change))
+            self.tracker.settle(change.pile, *self.judge.holding(change.pile))
+        if frame is not None and self._gathered(frame):
+            events.extend(self._gather())
+        return self._emit(events)
+
+    def run(self, frames: Iterable[FrameSightings | None]) -> list[Event]:
+        """Every frame of a source, then :meth:`finish`; returns all events."""
+        for frame in frames:
+            self.update(frame)
+        self.finish()
+        return list(self.events)
+
+    def stop(self, t: float | None = None, frame: int | None = None, *, reason: str = "signal") -> list[Event]:
+        """The round stops now (a key, an API call, ``--stop-at``): later cards are ``after_stop``."""
+        if self.centre.stopped:
+            return []
+        self.phase = Phase.STOPPED if self.phase is Phase.PLAY else self.phase
+        when = self._t if t is None else t
+        return self._emit([self.centre.stop(reason, t=when, frame=self._frame if frame is None else frame)])
+
+    def finish(self) -> list[Event]:
+        """The source has ended: scores what the spreads showed, if the round got that far."""
+        if self.phase is Phase.COUNTING and self.counter.frames:
+            return self._emit(self._score())
+        return []
+
+    # ---- round end
+
+    def _zoned(self, frame: FrameSightings) -> FrameSightings:
+        if frame.zone is None and self.settings.zone is not None:
+            return FrameSightings(frame.t, frame.frame, frame.sightings, self.settings.zone)
+        return frame
+
+    def _gathered(self, frame: FrameSightings) -> bool:
+        """Play is over and the centre gathered: every stack out of view, face-down cards in the centre."""
+        if not self.centre.stacks:
+            return False
+        open_piles = [p for p in self.tracker.stacks if self.judge.stack_of(p.id) is not None]
+        if not open_piles:
+            return True  # every stack timed out of view
+        if any(self.tracker.unseen_for(p.id) < self.settings.gather_s for p in open_piles):
+            return False
+        backs = sum(1 for s in frame.backs if frame.in_zone(s))
+        return backs >= self.settings.gather_min_backs
+
+    def _gather(self) -> list[Event]:
+        events: list[Event] = []
+        last_seen = (self._t, self._frame)
+        for pile in self.tracker.stacks:
+            vanished = self.tracker.remove(pile.id)
+            last_seen = min(last_seen, (vanished.t, vanished.frame))
+            events.extend(self.judge.rule(vanished))
+        if not self.centre.stopped:
+            t, frame = max((e.t, e.frame) for e in events) if events else last_seen
+            events.append(self.centre.stop("gathered", t=t, frame=frame))
+        self.phase = Phase.COUNTING
+        self._count_since = self._t
+        return events
+
+    def _count(self, frame: FrameSightings) -> list[Event]:
+        if self.phase is Phase.SCORED:
+            return []
+        self.counter.add(frame)
+        count = self.counter.count()
+        if count != self._last_count:
+            self._last_count, self._count_since = count, frame.t
+            return []
+        if frame.t - self._count_since >= self.settings.settle_s and count.centre_total > 0:
+            return self._score()
+        return []
+
+    def _score(self) -> list[Event]:
+        scored = score_count(
+            self.counter.count(),
+            self.centre.stacks,
+            backs=self.backs,
+            round=self.round,
+            t=self._t,
+            frame=self._frame,
+            inferred=self.judge.inferred,
+        )
+        self.warnings = scored.warnings
+        self.phase = Phase.SCORED
+        return [scored.event]
+
+    def _emit(self, events: list[Event]) -> list[Event]:
+        self.events.extend(events)
+        return events
+
+    @property
+    def scored(self) -> RoundScored | None:
+        return next((e for e in reversed(self.events) if isinstance(e, RoundScored)), None)

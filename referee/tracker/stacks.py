@@ -1,0 +1,460 @@
+"""Piles of cards in the centre, followed frame by frame on the table plane; what changed on each.
+
+The tracker is physical: it knows where each pile lies and which card is on top, not whether a card was legal.
+Each frame it associates the face sightings in the centre zone to piles, lets every pile vote on its top card
+(:mod:`referee.tracker.voting`), and reports what changed as :data:`Change` values: a card :class:`Landed`,
+cards that landed :class:`Together`, a pile :class:`Uncovered` when cards were picked up again, a pile that
+:class:`Vanished`. The judge rules on those changes and tells the tracker back which cards now make up the
+pile (:meth:`StackTracker.settle`), since that is what the next frame's reading is compared with.
+
+Association (norfair's rationale, written down): a sighting goes to the pile whose position is nearest on the
+table plane, within ``gate_mm``. A card slapped off-centre lies at most ~15% of a card from the pile, so the
+gate is about half a card width: wide enough for sloppy slaps, narrow enough for two stacks side by side. A
+sighting of a card the pile already holds, or of its next card, is pulled towards that pile (identity
+continuity), and a 1 that is not yet part of a pile must lie closer still, as a 1 next to a stack starts a new
+one. A sighting that fits no pile may belong to a pile hidden this frame that was pushed across the table
+while a hand covered it, if it shows that pile's top or next card (re-identification within
+``reacquire_mm``). Anything else starts a tentative pile, which dies quietly unless its card wins a vote.
+
+Lifecycle: a pile that is not seen ages but lives (a hand over a stack for seconds): a stack is dropped only
+after ``lost_after_s``; a pile of only illegal cards after ``loose_lost_s`` (its card was taken back).
+
+The whole frame loop, as in norfair::
+
+    tracker = StackTracker()
+    for frame in frames:                    # FrameSightings, or None for an unreadable frame
+        for change in tracker.update(frame):
+            ...                             # rule on it, then tracker.settle(pile, legal_top, loose)
+
+>>> tracker = StackTracker()
+>>> changes = [c for i in range(8) for c in tracker.update(seen(i, ("r1", (0, 0))))]
+>>> changes
+[Landed(pile=1, card=Card.parse('r1'), t=0.0, frame=0, placement=Placement(x=0.0, y=0.0, angle=0.0), \
+hidden_s=0.0, glimpsed=())]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from referee.cards import LOWEST, Card
+from referee.events import Placement
+from referee.sightings import FrameSightings, Sighting
+from referee.tracker.voting import Ballot, VotingSettings
+
+# ---------------------------------------------------------------------------------------------- changes
+
+
+@dataclass(frozen=True)
+class Landed:
+    """A new card is believed on top of ``pile``, first seen down at ``t``/``frame``.
+
+    ``hidden_s``: how long the pile went unseen since its previous change (cards may have landed unseen).
+    ``glimpsed``: other new cards read on the pile since that change without winning a vote, oldest first.
+    """
+
+    pile: int
+    card: Card
+    t: float
+    frame: int
+    placement: Placement | None = None
+    hidden_s: float = 0.0
+    glimpsed: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class Together:
+    """Several new cards were seen on ``pile`` at the same moment, lowest number first."""
+
+    pile: int
+    cards: tuple[Card, ...]
+    t: float
+    frame: int
+    placement: Placement | None = None
+
+
+@dataclass(frozen=True)
+class Uncovered:
+    """``card`` shows again on top of ``pile``: the ``removed`` cards above it (top first) were picked up."""
+
+    pile: int
+    card: Card
+    removed: tuple[Card, ...]
+    t: float
+    frame: int
+
+
+@dataclass(frozen=True)
+class Vanished:
+    """``pile`` has not been seen since ``t``/``frame`` (gathered, taken away, its only card taken back)."""
+
+    pile: int
+    t: float
+    frame: int
+
+
+Change = Landed | Together | Uncovered | Vanished
+
+# ---------------------------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """Gates and lifetimes; see the module docstring for why each is what it is."""
+
+    gate_mm: float = 32.0
+    one_gate_mm: float = 18.0
+    identity_bonus_mm: float = 12.0
+    reacquire_mm: float = 320.0
+    duplicate_mm: float = 10.0
+    min_confidence: float = 0.25
+    tentative_ttl_s: float = 0.7
+    lost_after_s: float = 12.0
+    loose_lost_s: float = 1.2
+    smoothing: float = 0.6
+    voting: VotingSettings = field(default_factory=VotingSettings)
+
+
+# ------------------------------------------------------------------------------------------------- piles
+
+
+@dataclass
+class Pile:
+    """One pile's hypothesis: where it lies, the cards believed in it (bottom first), its ballot, its ages.
+
+    ``cards`` is the legal run under the legal top followed by the ``loose`` (illegal) cards on it, as the
+    judge last settled it; empty while the pile is tentative.
+    """
+
+    id: int
+    x: float
+    y: float
+    angle: float
+    born_t: float
+    ballot: Ballot
+    cards: list[Card] = field(default_factory=list)
+    loose: int = 0
+    last_seen_t: float = 0.0
+    missing_since: tuple[float, int] | None = None
+    hidden_s: float = 0.0
+    conflict: _PairRun | None = None
+    gone: bool = False
+
+    @property
+    def top(self) -> Card | None:
+        return self.cards[-1] if self.cards else None
+
+    @property
+    def tentative(self) -> bool:
+        return not self.cards
+
+    @property
+    def legal_top(self) -> Card | None:
+        legal = len(self.cards) - self.loose
+        return self.cards[legal - 1] if legal > 0 else None
+
+    @property
+    def position(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def distance(self, sighting: Sighting) -> float:
+        cx, cy = sighting.centre
+        return math.hypot(cx - self.x, cy - self.y)
+
+
+@dataclass
+class _PairRun:
+    """Readings of the same set of new cards together on one pile."""
+
+    cards: tuple[Card, ...]
+    first_t: float
+    first_frame: int
+    last_t: float
+    frames: int = 1
+    placement: Placement | None = None
+
+
+def placement_of(sighting: Sighting) -> Placement:
+    x, y = sighting.centre
+    return Placement(x, y, sighting.angle)
+
+
+def weight_of(sighting: Sighting) -> float:
+    """A reading's vote: the detector's and the recogniser's confidence, less what a hand hides."""
+    visible = 1.0 if sighting.visible is None else max(0.0, min(1.0, sighting.visible))
+    return sighting.confidence * sighting.identity_confidence * visible
+
+
+# ----------------------------------------------------------------------------------------------- tracker
+
+
+class StackTracker:
+    """Follows the piles in the centre over time; see the module docstring."""
+
+    def __init__(self, settings: TrackerSettings | None = None) -> None:
+        self.settings = settings or TrackerSettings()
+        self._piles: dict[int, Pile] = {}
+        self._next_id = 1
+        self._t = 0.0
+        self._frame = -1
+        self._dt = 1 / 30
+
+    # ---- queries
+
+    @property
+    def piles(self) -> tuple[Pile, ...]:
+        """The piles alive now, tentative ones included."""
+        return tuple(p for p in self._piles.values() if not p.gone)
+
+    @property
+    def stacks(self) -> tuple[Pile, ...]:
+        """The piles that hold at least one believed card."""
+        return tuple(p for p in self.piles if not p.tentative)
+
+    def pile(self, pile_id: int) -> Pile:
+        return self._piles[pile_id]
+
+    @property
+    def t(self) -> float:
+        return self._t
+
+    @property
+    def frame(self) -> int:
+        return self._frame
+
+    # ---- the frame loop
+
+    def update(self, frame: FrameSightings | None = None) -> list[Change]:
+        """Takes one frame's sightings (None: an unreadable frame, time passes unseen); returns the changes."""
+        if frame is None:
+            self._frame += 1
+            return []
+        if frame.t > self._t and self._frame >= 0:
+            self._dt = 0.8 * self._dt + 0.2 * min(frame.t - self._t, 0.5)
+        self._t, self._frame = frame.t, frame.frame
+        readings = self._assign(self._usable(frame))
+        changes: list[Change] = []
+        for pile in self.piles:
+            seen = readings.get(pile.id, [])
+            if seen:
+                changes.extend(self._observe(pile, seen, frame))
+            else:
+                changes.extend(self._age(pile, frame))
+        return changes
+
+    def settle(self, pile_id: int, legal_top: Card | None, loose: tuple[Card, ...] = ()) -> None:
+        """The judge's word on what ``pile`` holds: the legal run up to ``legal_top``, then ``loose`` cards."""
+        pile = self._piles[pile_id]
+        run = [] if legal_top is None else [Card(legal_top.colour, n) for n in range(LOWEST, legal_top.number + 1)]
+        pile.cards = [*run, *loose]
+        pile.loose = len(loose)
+        if pile.top is not None:
+            pile.ballot.restart(keep=pile.top)
+
+    def remove(self, pile_id: int) -> Vanished:
+        """Drops a pile now (the centre is being gathered); reports since when it was not seen."""
+        pile = self._piles[pile_id]
+        pile.gone = True
+        t, frame = pile.missing_since or (self._t, self._frame)
+        return Vanished(pile.id, t, frame)
+
+    def unseen_for(self, pile_id: int) -> float:
+        """Seconds since ``pile`` was last seen (0 while it is seen)."""
+        pile = self._piles[pile_id]
+        return 0.0 if pile.missing_since is None else self._t - pile.last_seen_t
+
+    # ---- association
+
+    def _usable(self, frame: FrameSightings) -> list[Sighting]:
+        floor = self.settings.min_confidence
+        faces = [s for s in frame.faces if s.card is not None and s.confidence >= floor and frame.in_zone(s)]
+        return _without_duplicates(faces, self.settings.duplicate_mm)
+
+    def _assign(self, sightings: list[Sighting]) -> dict[int, list[Sighting]]:
+        readings: dict[int, list[Sighting]] = {}
+        unmatched: list[Sighting] = []
+        for sighting in sightings:
+            best = self._nearest(sighting)
+            if best is None:
+                unmatched.append(sighting)
+            else:
+                readings.setdefault(best.id, []).append(sighting)
+        for sighting in unmatched:
+            pile = self._reacquire(sighting, readings) or self._tentative_for(sighting)
+            readings.setdefault(pile.id, []).append(sighting)
+        return readings
+
+    def _nearest(self, sighting: Sighting) -> Pile | None:
+        s = self.settings
+        best, best_cost = None, math.inf
+        for pile in self.piles:
+            known = sighting.card in pile.cards
+            distance = pile.distance(sighting)
+            gate = s.one_gate_mm if _is_one(sighting) and not known and not pile.tentative else s.gate_mm
+            if distance > gate:
+                continue
+            fits = known or (pile.top is not None and sighting.card is not None and sighting.card.follows(pile.top))
+            cost = distance - (s.identity_bonus_mm if fits else 0.0)
+            if cost < best_cost:
+                best, best_cost = pile, cost
+        return best
+
+    def _reacquire(self, sighting: Sighting, readings: dict[int, list[Sighting]]) -> Pile | None:
+        """A pile hidden this frame that was pushed elsewhere: it must show its top or its next card."""
+        card = sighting.card
+        best, best_distance = None, self.settings.reacquire_mm
+        for pile in self.stacks:
+            if pile.id in readings or pile.missing_since is None or pile.top is None or card is None:
+                continue
+            if card != pile.top and not card.follows(pile.top):
+                continue
+            distance = pile.distance(sighting)
+            if distance < best_distance:
+                best, best_distance = pile, distance
+        if best is not None:
+            best.x, best.y = sighting.centre
+        return best
+
+    def _tentative_for(self, sighting: Sighting) -> Pile:
+        for pile in self.piles:
+            if pile.tentative and pile.born_t == self._t and pile.distance(sighting) <= self.settings.gate_mm:
+                return pile
+        x, y = sighting.centre
+        pile = Pile(self._next_id, x, y, sighting.angle, self._t, Ballot(self.settings.voting))
+        self._next_id += 1
+        self._piles[pile.id] = pile
+        return pile
+
+    # ---- one pile, one frame
+
+    def _observe(self, pile: Pile, seen: list[Sighting], frame: FrameSightings) -> list[Change]:
+        if pile.missing_since is not None:
+            pile.hidden_s += max(0.0, frame.t - pile.last_seen_t - self._dt)
+            pile.missing_since = None
+        pile.last_seen_t = frame.t
+        news = _new_cards(pile.cards, seen)
+        top = max(news, key=weight_of) if news else max(seen, key=lambda s: _height_in(pile.cards, s.card))
+        self._follow(pile, top)
+        assert top.card is not None
+        pile.ballot.cast(frame.t, frame.frame, top.card, weight_of(top), placement_of(top))
+        together = self._note_pair(pile, news, frame)
+        if together is not None:
+            return [together]
+        if pile.conflict is not None and frame.t - pile.conflict.last_t <= self.settings.voting.window_s:
+            return []  # two new cards are in view together: wait for that vote, not a single card's
+        return self._ruling_on_top(pile)
+
+    def _follow(self, pile: Pile, top: Sighting) -> None:
+        """Moves the pile's position towards its top card: slaps shift it a little, nudges a lot."""
+        a = self.settings.smoothing
+        x, y = top.centre
+        pile.x, pile.y = a * x + (1 - a) * pile.x, a * y + (1 - a) * pile.y
+        pile.angle = top.angle
+
+    def _note_pair(self, pile: Pile, news: list[Sighting], frame: FrameSightings) -> Together | None:
+        v = self.settings.voting
+        if len(news) < 2:
+            return None
+        cards = tuple(sorted(s.card for s in news if s.card is not None))
+        run = pile.conflict
+        if run is None or run.cards != cards or frame.t - run.last_t > v.max_gap_s:
+            run = pile.conflict = _PairRun(cards, frame.t, frame.frame, frame.t, 0, placement_of(news[0]))
+        run.last_t = frame.t
+        run.frames += 1
+        if run.frames < v.min_frames or run.last_t - run.first_t < v.min_span_s:
+            return None
+        pile.conflict = None
+        pile.hidden_s = 0.0
+        pile.cards = [*pile.cards, *cards]
+        pile.ballot.restart(keep=cards[-1])
+        return Together(pile.id, cards, run.first_t, run.first_frame, run.placement)
+
+    def _ruling_on_top(self, pile: Pile) -> list[Change]:
+        winner = pile.ballot.winner()
+        if winner is None or winner.card == pile.top:
+            return []
+        height = _height_in(pile.cards, winner.card)
+        if height >= 0:
+            return self._uncover(pile, winner.card, height, winner.last_t)
+        glimpsed = tuple(c.card for c in pile.ballot.glimpsed() if c.card not in pile.cards and c.card != winner.card)
+        change = Landed(
+            pile.id, winner.card, winner.first_t, winner.first_frame, winner.placement, pile.hidden_s, glimpsed
+        )
+        pile.cards = [*pile.cards, winner.card]
+        pile.loose += 1  # until the judge settles it, a new card counts as loose
+        pile.hidden_s = 0.0
+        pile.ballot.restart(keep=winner.card)
+        return [change]
+
+    def _uncover(self, pile: Pile, card: Card, height: int, t: float) -> list[Change]:
+        """``card`` is on top again. Only loose cards can have been picked up; the legal run stays."""
+        legal = len(pile.cards) - pile.loose
+        if height < legal - 1:
+            return []  # a legal card below the legal top cannot show on its own: a misread, ignore it
+        removed = tuple(reversed(pile.cards[height + 1 :]))
+        pile.cards = pile.cards[: height + 1]
+        pile.loose = max(0, len(pile.cards) - legal)
+        pile.ballot.restart(keep=card)
+        run = pile.ballot.run(card)
+        frame = run.first_frame if run is not None else self._frame
+        return [Uncovered(pile.id, card, removed, run.first_t if run is not None else t, frame)]
+
+    def _age(self, pile: Pile, frame: FrameSightings) -> list[Change]:
+        s = self.settings
+        pile.ballot.tick(frame.t)
+        if pile.missing_since is None:
+            pile.missing_since = (frame.t, frame.frame)
+        unseen = frame.t - pile.last_seen_t
+        if pile.tentative:
+            if unseen > s.tentative_ttl_s:
+                pile.gone = True
+            return []
+        limit = s.loose_lost_s if pile.legal_top is None else s.lost_after_s
+        if unseen > limit:
+            return [self.remove(pile.id)]
+        return []
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+
+def _is_one(sighting: Sighting) -> bool:
+    return sighting.card is not None and sighting.card.number == LOWEST
+
+
+def _height_in(cards: list[Card], card: Card | None) -> int:
+    """Index of the highest ``card`` in ``cards`` (bottom first), -1 if absent."""
+    for index in range(len(cards) - 1, -1, -1):
+        if cards[index] == card:
+            return index
+    return -1
+
+
+def _new_cards(cards: list[Card], seen: list[Sighting]) -> list[Sighting]:
+    """Sightings of cards the pile does not hold yet, counting copies (two r5 on one r5: one is new)."""
+    held = Counter(cards)
+    news = []
+    for sighting in sorted(seen, key=weight_of, reverse=True):
+        if sighting.card is not None and held[sighting.card] > 0:
+            held[sighting.card] -= 1
+        else:
+            news.append(sighting)
+    return news
+
+
+def _without_duplicates(sightings: list[Sighting], within_mm: float) -> list[Sighting]:
+    """One sighting per card per spot: the vision side may report a card twice."""
+    kept: list[Sighting] = []
+    for sighting in sorted(sightings, key=weight_of, reverse=True):
+        x, y = sighting.centre
+        if not any(k.card == sighting.card and math.dist((x, y), k.centre) < within_mm for k in kept):
+            kept.append(sighting)
+    return kept
+
+
+def seen(frame: int, *cards: tuple[str, tuple[float, float]], fps: float = 30.0) -> FrameSightings:
+    """A frame showing face cards at given places, for examples and tests: ``seen(3, ("r5", (0, 0)))``."""
+    sightings = tuple(Sighting.face_at(Card.parse(text), (float(x), float(y))) for text, (x, y) in cards)
+    return FrameSightings(t=frame / fps, frame=frame, sightings=sightings)

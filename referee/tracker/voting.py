@@ -1,0 +1,118 @@
+"""Temporal voting of a stack's top card: a new top is believed only once it has been seen for a while.
+
+A recogniser misreads a card now and then, a hand flickers over it, glare hides a digit for a frame. A
+:class:`Ballot` keeps the recent per-frame readings of one stack, each weighted by the sighting's confidence,
+and names a :class:`Candidate` only when it was seen in enough frames, over enough time, and holds most of
+the recent weight. The candidate keeps the time and frame of its *first* reading in its current run, so an
+event reports when the card came down, not when the vote was won.
+
+>>> ballot = Ballot(VotingSettings(min_frames=3, min_span_s=0.06))
+>>> r5, r7 = Card.parse("r5"), Card.parse("r7")
+>>> for frame, card in enumerate([r5, r7, r5, r5]):
+...     ballot.cast(frame / 30, frame, card, weight=0.9)
+>>> winner = ballot.winner()
+>>> winner.card, winner.first_frame, winner.frames
+(Card.parse('r5'), 0, 3)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from referee.cards import Card
+from referee.events import Placement
+
+
+@dataclass(frozen=True)
+class VotingSettings:
+    """How much evidence a new top needs.
+
+    The defaults ask for at least 3 readings spanning 0.2 s within the last 0.5 s and 60% of the recent weight:
+    enough to outvote a one-frame misread at 30 fps and still rule within 0.5 s of the card coming down.
+    """
+
+    window_s: float = 0.5
+    min_frames: int = 3
+    min_span_s: float = 0.2
+    min_share: float = 0.6
+    max_gap_s: float = 0.5
+    """A run of readings of one card survives a gap (dropout, a hand passing) this long."""
+
+
+@dataclass
+class Candidate:
+    """One card's current run of readings on a stack."""
+
+    card: Card
+    first_t: float
+    first_frame: int
+    last_t: float
+    frames: int = 0
+    weight: float = 0.0
+    placement: Placement | None = None
+
+    @property
+    def span_s(self) -> float:
+        return self.last_t - self.first_t
+
+
+@dataclass
+class Ballot:
+    """The recent top-card readings of one stack."""
+
+    settings: VotingSettings = VotingSettings()
+
+    def __post_init__(self) -> None:
+        self._votes: deque[tuple[float, Card, float]] = deque()
+        self._runs: dict[Card, Candidate] = {}
+        self._now = 0.0
+
+    def cast(self, t: float, frame: int, card: Card, weight: float, placement: Placement | None = None) -> None:
+        """Records that ``card`` was read as the top at time ``t`` with ``weight`` (a confidence)."""
+        self._now = max(self._now, t)
+        self._votes.append((t, card, weight))
+        run = self._runs.get(card)
+        if run is None or t - run.last_t > self.settings.max_gap_s:
+            run = self._runs[card] = Candidate(card, t, frame, t, placement=placement)
+        run.last_t = t
+        run.frames += 1
+        run.weight += weight
+        self._forget_before(t - self.settings.window_s)
+
+    def tick(self, t: float) -> None:
+        """Time passes without a reading (the stack is hidden or the frame was unreadable)."""
+        self._now = max(self._now, t)
+        self._forget_before(t - self.settings.window_s)
+
+    def share(self, card: Card) -> float:
+        """``card``'s part of the weight cast within the window."""
+        total = sum(w for _, _, w in self._votes)
+        return sum(w for _, c, w in self._votes if c == card) / total if total > 0 else 0.0
+
+    def winner(self) -> Candidate | None:
+        """The card with enough evidence to be believed as the top now, if any."""
+        s = self.settings
+        for run in sorted(self._runs.values(), key=lambda r: -r.weight):
+            if run.frames >= s.min_frames and run.span_s >= s.min_span_s and self.share(run.card) >= s.min_share:
+                return run
+        return None
+
+    def run(self, card: Card) -> Candidate | None:
+        """The current run of ``card``, if it was read recently."""
+        return self._runs.get(card)
+
+    def glimpsed(self) -> tuple[Candidate, ...]:
+        """Every run still remembered, oldest first: cards seen on the stack, believed or not."""
+        return tuple(sorted(self._runs.values(), key=lambda r: r.first_t))
+
+    def restart(self, keep: Card) -> None:
+        """Forgets every run but ``keep``'s (the stack's new top), once a change has been ruled on."""
+        self._runs = {card: run for card, run in self._runs.items() if card == keep}
+
+    def _forget_before(self, horizon: float) -> None:
+        while self._votes and self._votes[0][0] < horizon:
+            self._votes.popleft()
+        stale = [card for card, run in self._runs.items() if self._now - run.last_t > self.settings.max_gap_s]
+        for card in stale:
+            del self._runs[card]
