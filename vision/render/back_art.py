@@ -1,0 +1,325 @@
+"""Card backs: one shared layout (frame, repeated symbol, a big "LIGRETTO" lengthwise on a panel), many looks.
+
+What tells owners apart is the lettering colour, the symbol and the pattern (card-look.md). The 12
+catalogue backs map deterministically to a :class:`BackLook`; :meth:`BackLook.random` draws from an
+open-ended family of other plausible designs so that a back recogniser learns to compare designs, not to
+memorise twelve pictures. The design of a look is cached per height; ``rng`` adds per-card wear, print
+offset, ink density and sheen.
+
+>>> from referee.backs import Catalogue
+>>> look = BackLook.for_design(Catalogue.default()["blue-orange"])
+>>> look.symbol, look.lettering == LETTERING_BGR["orange"]
+('balls', True)
+>>> render_back(look, 120, np.random.default_rng(0)).shape
+(120, 78, 4)
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from referee.backs import BackDesign
+from vision.render.art_motifs import SYMBOLS, motif_layers
+from vision.render.art_paint import (
+    BGR,
+    ByteImage,
+    FloatImage,
+    add_gloss,
+    add_wear,
+    card_alpha,
+    card_distance,
+    finish,
+    paste,
+)
+from vision.render.card_art import FACE_ASPECT
+from vision.render.fonts import CANONICAL_FONT, LETTERING_FONT_CANDIDATES, available_fonts, glyph_mask
+
+# Lettering colours of the catalogue (names from referee.backs), chosen to be far apart from each other.
+LETTERING_BGR: dict[str, BGR] = {
+    "red": (35, 30, 215),
+    "light-blue": (235, 185, 70),
+    "pink": (190, 130, 250),
+    "black": (28, 26, 26),
+    "blue": (175, 55, 15),
+    "purple": (145, 35, 110),
+    "orange": (10, 135, 250),
+    "green": (45, 150, 25),
+    "fuchsia": (150, 10, 225),
+    "brown": (30, 70, 125),
+}
+PATTERNS: tuple[str, ...] = ("grid", "staggered", "diagonal", "scatter", "border", "rows")
+# A guess: the sets of one box share the pattern, boxes differ (the older edition varies patterns per set).
+_BOX_PATTERN = {"red": "staggered", "blue": "grid", "green": "diagonal"}
+_PAPER: BGR = (246, 248, 248)
+WORD = "LIGRETTO"
+
+
+@dataclass(frozen=True)
+class BackLook:
+    """Everything that makes one back design; colours are BGR, lengths fractions of the card width."""
+
+    lettering: BGR
+    symbol: str
+    pattern: str = "grid"
+    base: BGR = _PAPER
+    base_end: BGR = _PAPER
+    gradient_angle: float = 90.0
+    motif_colour: BGR | None = None  # None: the lettering colour
+    motif_opacity: float = 0.5
+    motif_size: float = 0.16
+    motif_spacing: float = 1.6  # centre distance in motif sizes
+    motif_angle: float = 0.0
+    border: float = 0.07
+    border_colour: BGR | None = None  # None: the lettering colour
+    panel: str = "ellipse"  # behind the word: ellipse, band, none
+    panel_colour: BGR = _PAPER
+    word_colour: BGR | None = None  # None: the lettering colour
+    word_angle: int = 90  # 90: lengthwise, reading bottom to top; 0: across
+    word_length: float = 0.8  # of the card height when lengthwise, of the width when across
+    font: str = CANONICAL_FONT
+    seed: int = 0
+    wear: float = 0.15
+    gloss: float = 0.06
+    print_offset: float = 0.01
+    corner_radius: float = 0.06
+    aspect: float = FACE_ASPECT
+
+    def __post_init__(self) -> None:
+        if self.symbol not in SYMBOLS:
+            raise ValueError(f"unknown back symbol {self.symbol!r}; known: {', '.join(SYMBOLS)}")
+        if self.pattern not in PATTERNS:
+            raise ValueError(f"unknown back pattern {self.pattern!r}; known: {', '.join(PATTERNS)}")
+
+    @property
+    def motif(self) -> BGR:
+        return self.motif_colour or self.lettering
+
+    def width_for(self, height: int) -> int:
+        return max(2, round(height * self.aspect))
+
+    @classmethod
+    def for_design(cls, design: BackDesign) -> BackLook:
+        """The look of a catalogue back: lettering colour and symbol from the design, the rest fixed."""
+        key = zlib.crc32(design.id.encode())
+        lettering = LETTERING_BGR.get(design.lettering) or _colour_from_key(key)
+        symbol = design.symbol if design.symbol in SYMBOLS else SYMBOLS[key % len(SYMBOLS)]
+        pattern = _BOX_PATTERN.get(design.box, PATTERNS[(key >> 8) % len(PATTERNS)])
+        return cls(lettering=lettering, symbol=symbol, pattern=pattern, seed=key % 10_000)
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> BackLook:
+        """Another plausible design: same layout family, random colours, symbol, pattern and details."""
+        lettering = _colour_from_key(int(rng.integers(1 << 30)))
+        dark = rng.random() < 0.3
+        base = _random_base(rng, dark, lettering)
+        base_end = tuple(int(np.clip(v + rng.normal(0, 18), 0, 255)) for v in base)
+        inverted = rng.random() < 0.2  # light word on a panel of the lettering colour
+        panel_colour = lettering if inverted else (_PAPER if not dark else base)
+        word_colour = _PAPER if inverted else lettering
+        fonts = available_fonts(LETTERING_FONT_CANDIDATES)
+        return cls(
+            lettering=lettering,
+            symbol=str(SYMBOLS[int(rng.integers(len(SYMBOLS)))]),
+            pattern=str(PATTERNS[int(rng.integers(len(PATTERNS)))]),
+            base=base,
+            base_end=base_end,  # type: ignore[arg-type]
+            gradient_angle=float(rng.uniform(0, 360)),
+            motif_colour=None if rng.random() < 0.7 else _colour_from_key(int(rng.integers(1 << 30))),
+            motif_opacity=float(rng.uniform(0.25, 0.9)),
+            motif_size=float(rng.uniform(0.1, 0.24)),
+            motif_spacing=float(rng.uniform(1.2, 2.2)),
+            motif_angle=float(rng.choice([0.0, 0.0, 15.0, -20.0, 45.0, 90.0])),
+            border=float(rng.choice([0.0, 0.03, 0.06, 0.09])),
+            border_colour=None if rng.random() < 0.7 else _colour_from_key(int(rng.integers(1 << 30))),
+            panel=str(rng.choice(["ellipse", "ellipse", "band", "none"])),
+            panel_colour=panel_colour,
+            word_colour=word_colour,
+            word_angle=int(rng.choice([90, 90, 90, 270, 0, 60])),
+            word_length=float(rng.uniform(0.6, 0.9)),
+            font=str(fonts[int(rng.integers(len(fonts)))]),
+            seed=int(rng.integers(1 << 30)),
+            wear=float(rng.uniform(0.0, 0.6) ** 1.5),
+            gloss=float(rng.uniform(0.0, 0.15)),
+            print_offset=float(rng.uniform(0.0, 0.025)),
+            corner_radius=float(rng.uniform(0.04, 0.09)),
+            aspect=float(np.clip(rng.normal(FACE_ASPECT, 0.015), 0.6, 0.7)),
+        )
+
+
+def _colour_from_key(key: int) -> BGR:
+    """A saturated or dark printing colour from an integer (stable across runs)."""
+    hue = (key % 360) / 360.0
+    saturation = 0.55 + ((key >> 9) % 45) / 100.0
+    value = 0.35 + ((key >> 15) % 60) / 100.0
+    r, g, b = colorsys.hsv_to_rgb(hue, saturation, value)
+    return (round(b * 255), round(g * 255), round(r * 255))
+
+
+def _random_base(rng: np.random.Generator, dark: bool, lettering: BGR) -> BGR:
+    if dark:
+        r, g, b = colorsys.hsv_to_rgb(rng.uniform(0, 1), rng.uniform(0.2, 0.9), rng.uniform(0.08, 0.3))
+    else:
+        r, g, b = colorsys.hsv_to_rgb(rng.uniform(0, 1), rng.uniform(0.0, 0.18), rng.uniform(0.88, 1.0))
+    return (round(b * 255), round(g * 255), round(r * 255))
+
+
+def _pattern_points(look: BackLook) -> list[tuple[float, float, int]]:
+    """Motif centres (x in widths, y in heights) and turns in degrees, for the whole card."""
+    step = look.motif_size * look.motif_spacing
+    yscale = 1 / look.aspect
+    points: list[tuple[float, float, int]] = []
+    angle = round(look.motif_angle)
+    if look.pattern == "scatter":
+        rng = np.random.default_rng(look.seed)
+        count = int(yscale / step**2 * 0.9)
+        for x, y, turn in zip(
+            rng.uniform(0, 1, count), rng.uniform(0, 1, count), rng.integers(0, 360, count), strict=True
+        ):
+            points.append((float(x), float(y), int(turn) // 15 * 15))
+        return points
+    if look.pattern == "border":
+        inset = look.border + look.motif_size * 0.7
+        n_x = max(2, round((1 - 2 * inset) / step) + 1)
+        n_y = max(2, round((yscale - 2 * inset) / step) + 1)
+        for i in range(n_x):
+            x = inset + (1 - 2 * inset) * i / (n_x - 1)
+            points += [(x, inset / yscale, angle), (x, 1 - inset / yscale, angle + 180)]
+        for j in range(1, n_y - 1):
+            y = (inset + (yscale - 2 * inset) * j / (n_y - 1)) / yscale
+            points += [(inset, y, angle + 90), (1 - inset, y, angle - 90)]
+        return points
+    rows = int(yscale / step) + 3
+    cols = int(1 / step) + 3
+    for row in range(-1, rows):
+        for col in range(-1, cols):
+            x = col * step + (step / 2 if look.pattern == "staggered" and row % 2 else 0.0)
+            y = row * step
+            if look.pattern == "diagonal":
+                x, y = x + y * 0.5, y
+                x %= cols * step
+            turn = angle + (180 if look.pattern == "rows" and row % 2 else 0)
+            points.append((x, y / yscale, turn))
+    return points
+
+
+def _paint_base(canvas: FloatImage, look: BackLook) -> None:
+    height, width = canvas.shape[:2]
+    t = math.radians(look.gradient_angle)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    proj = xs * math.cos(t) + ys * math.sin(t)
+    proj = (proj - proj.min()) / max(float(proj.max() - proj.min()), 1.0)
+    start, end = np.asarray(look.base, np.float32), np.asarray(look.base_end, np.float32)
+    canvas[:] = start + (end - start) * proj[:, :, None]
+
+
+def _paint_motifs(canvas: FloatImage, look: BackLook, width: int, height: int, margin: int) -> None:
+    size = max(3, round(look.motif_size * width))
+    colour = np.asarray(look.motif, np.float32)
+    for x, y, turn in _pattern_points(look):
+        coverage, shade, highlight = motif_layers(look.symbol, size, turn % 360)
+        paint = colour * shade[:, :, None]
+        paint = paint + (255.0 - paint) * highlight[:, :, None]
+        side = coverage.shape[0]
+        paste(
+            canvas,
+            coverage * look.motif_opacity,
+            paint,
+            round(x * width - side / 2) + margin,
+            round(y * height - side / 2) + margin,
+        )
+
+
+def _paint_panel_and_word(canvas: FloatImage, look: BackLook, width: int, height: int, margin: int) -> None:
+    lengthwise = look.word_angle % 180 != 0
+    span = look.word_length * (height if lengthwise else width)
+    glyph = glyph_mask(look.font, WORD, max(4, round(span / 6.5)), max(0, round(span / 120)))
+    scale = span / glyph.shape[1]
+    resized = cv2.resize(glyph, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    word = _turn(np.asarray(resized, np.float32) / np.float32(255), look.word_angle)
+    cx, cy = width / 2 + margin, height / 2 + margin
+    if look.panel != "none":
+        panel = np.zeros(canvas.shape[:2], np.float32)
+        ph, pw = word.shape[0] * 0.56 + width * 0.05, word.shape[1] * 0.56 + width * 0.08
+        centre = (round(cx * 16), round(cy * 16))
+        if look.panel == "ellipse":
+            cv2.ellipse(panel, centre, (round(pw * 16), round(ph * 16)), 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+        else:
+            half = (pw, float(height)) if lengthwise else (float(width), ph)
+            p0 = (round((cx - half[0]) * 16), round((cy - half[1]) * 16))
+            p1 = (round((cx + half[0]) * 16), round((cy + half[1]) * 16))
+            cv2.rectangle(panel, p0, p1, 1.0, -1, cv2.LINE_AA, 4)
+        ring = _grow(panel, max(1, round(width * 0.012)))
+        paste(canvas, ring, look.border_colour or look.lettering, 0, 0)
+        paste(canvas, panel, look.panel_colour, 0, 0)
+    halo = _grow(word, max(1, round(width * 0.01)))
+    x0, y0 = round(cx - word.shape[1] / 2), round(cy - word.shape[0] / 2)
+    word_colour = look.word_colour or look.lettering
+    halo_colour = look.panel_colour if look.panel != "none" else _PAPER
+    if halo_colour == word_colour:
+        halo_colour = look.lettering if word_colour != look.lettering else _PAPER
+    paste(canvas, halo, halo_colour, x0, y0)
+    paste(canvas, word, word_colour, x0, y0)
+
+
+def _grow(mask: FloatImage, pixels: int) -> FloatImage:
+    return np.asarray(cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=pixels), np.float32)
+
+
+def _turn(mask: FloatImage, angle: int) -> FloatImage:
+    if angle % 90 == 0:
+        return np.ascontiguousarray(np.rot90(mask, (angle // 90) % 4))
+    h, w = mask.shape
+    side = math.ceil(math.hypot(h, w))
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[:, 2] += ((side - w) / 2, (side - h) / 2)
+    return np.asarray(cv2.warpAffine(mask, matrix, (side, side), flags=cv2.INTER_LINEAR), np.float32)
+
+
+def _paint_border(canvas: FloatImage, look: BackLook, width: int, height: int, margin: int) -> None:
+    if look.border <= 0:
+        return
+    outer = card_distance(height + 2 * margin, width + 2 * margin, look.corner_radius * width + margin)
+    band = look.border * width + margin
+    coverage = np.clip(band - outer + 0.5, 0, 1).astype(np.float32)
+    paste(canvas, coverage, look.border_colour or look.lettering, 0, 0)
+    line = np.clip(1.0 - np.abs(outer - band - width * 0.025), 0, 1).astype(np.float32)
+    paste(canvas, line, look.border_colour or look.lettering, 0, 0)
+
+
+@lru_cache(maxsize=512)
+def _back_print(look: BackLook, height: int) -> tuple[FloatImage, int]:
+    """The printed design with ``margin`` px of bleed on every side, before per-card effects."""
+    width = look.width_for(height)
+    margin = math.ceil(look.print_offset * width) + 1
+    canvas = np.empty((height + 2 * margin, width + 2 * margin, 3), np.float32)
+    _paint_base(canvas, look)
+    _paint_motifs(canvas, look, width, height, margin)
+    _paint_panel_and_word(canvas, look, width, height, margin)
+    _paint_border(canvas, look, width, height, margin)
+    canvas.setflags(write=False)
+    return canvas, margin
+
+
+def render_back(look: BackLook, height: int, rng: np.random.Generator) -> ByteImage:
+    """BGRA uint8, shape (height, round(height*aspect), 4), alpha 255 inside the rounded card, 0 outside."""
+    if height < 8:
+        raise ValueError(f"a back needs at least 8 px of height, not {height}")
+    width = look.width_for(height)
+    sheet, margin = _back_print(look, height)
+    dx, dy = (int(v) for v in rng.integers(-margin + 1, margin, size=2))
+    ink = 1.0 + rng.normal(0.0, 0.02, size=3).astype(np.float32)
+    canvas = sheet[margin + dy : margin + dy + height, margin + dx : margin + dx + width] * ink
+    add_gloss(canvas, look.gloss, 60.0, rng)
+    distance = card_distance(height, width, look.corner_radius * width)
+    add_wear(canvas, distance, look.wear, rng)
+    return finish(canvas, card_alpha(height, width, look.corner_radius * width))
+
+
+__all__ = ["LETTERING_BGR", "PATTERNS", "BackLook", "render_back"]
