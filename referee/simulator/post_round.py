@@ -1,0 +1,93 @@
+"""The post-round protocol: how the table is laid out for counting once the round has stopped.
+
+Centre cards are turned back up and spread so each back shows, either fanned out where their stack lay
+(``mixed``) or sorted into one overlapping line per owner in front of that player (``grouped``); each
+player's Ligretto-pile leftovers are laid out in a line in front of them, backs or faces up.
+
+>>> table = Table.for_players(2, row=5, backs=("a", "b"))
+>>> moves = lay_out_leftovers(table, {"a": [], "b": []}, random.Random(0), 10.0)
+>>> moves
+[]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from referee.cards import CARD_HEIGHT_MM, Card
+from referee.events import Placement
+from referee.simulator.table import Table, centre_place, rotate
+from referee.simulator.trace import Move
+
+SPREAD_STEP_MM = 14.0
+"""How far each spread card lies from the one under it: enough for its back to show."""
+LINE_LENGTH = 20
+"""Cards in one line of a grouped spread before a new line starts."""
+MOVE_SECONDS = 0.3
+PACE_SECONDS = 0.06
+
+
+@dataclass(frozen=True)
+class CentreStack:
+    """A centre stack as the counting starts: its id, where it lies, and its cards (face, owner) bottom first."""
+
+    id: int
+    base: Placement
+    cards: tuple[tuple[Card, str], ...]
+
+
+def spread_centre(table: Table, stacks: Sequence[CentreStack], rng: random.Random, start: float) -> list[Move]:
+    """Moves turning every centre card back up and spreading it; the style is drawn per round."""
+    if rng.random() < 0.5:
+        return _spread_in_place(stacks, start)
+    return _spread_by_owner(table, stacks, start)
+
+
+def lay_out_leftovers(
+    table: Table, piles: Mapping[str, Sequence[Card]], rng: random.Random, start: float
+) -> list[Move]:
+    """Moves laying each player's Ligretto-pile leftovers in a line in front of them."""
+    moves: list[Move] = []
+    for seat in table.seats:
+        cards = piles.get(seat.back, ())
+        face = "up" if rng.random() < 0.5 else "down"
+        first = -(len(cards) - 1) / 2 * 2 * SPREAD_STEP_MM
+        for i, card in enumerate(reversed(cards)):
+            placement = seat.local(first + i * 2 * SPREAD_STEP_MM, 1.15 * CARD_HEIGHT_MM)
+            t = start + i * PACE_SECONDS
+            moves.append(Move(t, t + MOVE_SECONDS, seat.back, card, "pile", "leftover", placement, face))
+    return moves
+
+
+def _spread_in_place(stacks: Sequence[CentreStack], start: float) -> list[Move]:
+    moves: list[Move] = []
+    t = start
+    for stack in stacks:
+        # Fanned along the stack's own long side, top card first as it is lifted off.
+        for i, (card, back) in enumerate(reversed(stack.cards)):
+            du, dv = rotate(0.0, i * SPREAD_STEP_MM, stack.base.angle)
+            placement = Placement(stack.base.x + du, stack.base.y + dv, stack.base.angle)
+            moves.append(Move(t, t + MOVE_SECONDS, back, card, centre_place(stack.id), "spread", placement, "down"))
+            t += PACE_SECONDS
+    return moves
+
+
+def _spread_by_owner(table: Table, stacks: Sequence[CentreStack], start: float) -> list[Move]:
+    moves: list[Move] = []
+    placed: dict[str, int] = {}
+    seats = {seat.back: seat for seat in table.seats}
+    t = start
+    for stack in stacks:
+        for card, back in reversed(stack.cards):
+            seat = seats[back]
+            k = placed.get(back, 0)
+            placed[back] = k + 1
+            line, along = divmod(k, LINE_LENGTH)
+            u = (along - (LINE_LENGTH - 1) / 2) * SPREAD_STEP_MM
+            v = -1.2 * CARD_HEIGHT_MM - line * 2.5 * SPREAD_STEP_MM
+            placement = seat.local(u, v)
+            moves.append(Move(t, t + MOVE_SECONDS, back, card, centre_place(stack.id), "spread", placement, "down"))
+            t += PACE_SECONDS
+    return moves

@@ -1,0 +1,649 @@
+"""One round of Ligretto played by bots in continuous time: an event queue, not a clock that ticks.
+
+Every bot is a small sequential agent: it thinks, acts (a card in flight to the centre, a refill, three
+cards turned over), and thinks again. What happens next is the earliest entry of a heap. Two identical cards
+hitting one stack within :data:`CONFLICT_WINDOW` seconds are a conflict, resolved by the rules; a card that
+would land on a stack that changed since the bot looked is pulled back, as a player who sees it does.
+
+The round ends through one funnel, :meth:`Round.outcome`: a Ligretto pile is empty ("Ligretto stop"), or
+nobody can ever play again (deadlock: every player went through their whole hand since the last change on
+the table, and no card anyone can still reach fits anywhere).
+
+>>> result = Round(("red-red", "blue-blue"), seed=3).play()
+>>> result.reason in ("ligretto_stop", "deadlock"), sum(result.centre.values()) > 0
+(True, True)
+>>> result.scores == {b: result.centre[b] - 2 * result.leftover[b] for b in result.backs}
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import FULL_SET, HIGHEST, Card
+from referee.errors import SetupError
+from referee.events import (
+    CardPlayed,
+    CardTakenBack,
+    Conflict,
+    Event,
+    IllegalPlay,
+    Placement,
+    RoundScored,
+    RoundStarted,
+    RoundStopped,
+    StackStarted,
+)
+from referee.rules import RuleSettings, check_setup, judge, playable_on, resolve_conflict, row_size
+from referee.simulator.bots import BotProfile, BuildDown, Play, Refill, TurnOver, choose, fits_below
+from referee.simulator.mistakes import CENTRE_MISTAKES, CONFLICT, InjectedMistake, MistakeRates, find_mistake
+from referee.simulator.places import DISCARD, HAND, PILE, Places
+from referee.simulator.post_round import CentreStack, lay_out_leftovers, spread_centre
+from referee.simulator.result import Outcome, RoundResult
+from referee.simulator.table import Table, centre_place, row_place, slap
+from referee.simulator.trace import Mark, Move, Pickup, TraceRecord
+
+CONFLICT_WINDOW = 0.15
+"""Seconds within which two identical cards on one stack count as landing at the same moment."""
+FPS = 30
+"""Nominal frame rate: events carry ``frame = int(t * FPS)`` so a renderer filming at 30 fps can match them."""
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """Everything that shapes a simulated round besides the players and the seed."""
+
+    rules: RuleSettings = field(default_factory=RuleSettings)
+    bots: BotProfile = field(default_factory=BotProfile)
+    mistakes: MistakeRates = field(default_factory=MistakeRates)
+    conflict_window: float = CONFLICT_WINDOW
+    max_seconds: float = 7200.0
+
+    def __post_init__(self) -> None:
+        if self.bots.think.least <= self.conflict_window or self.bots.flight.least <= self.conflict_window:
+            raise SetupError("bots must think and throw for longer than the conflict window lasts")
+
+
+@dataclass
+class _Plan:
+    """A card on its way to the centre. ``height`` is the stack's height when the bot looked."""
+
+    source: str
+    card: Card
+    stack: int | None
+    height: int
+    t_start: float
+    kind: str | None = None
+
+
+@dataclass
+class _Loose:
+    """A card lying in the centre that its player will take back."""
+
+    seat: int
+    card: Card
+    stack: int | None
+    source: str
+    placement: Placement
+
+
+@dataclass
+class _Window:
+    """A legal card just landed on a stack: identical cards landing before it closes make a conflict."""
+
+    t: float
+    top_before: Card
+    landings: list[tuple[int, _Plan, Placement]]
+
+
+@dataclass
+class _Stack:
+    id: int
+    base: Placement
+    cards: list[tuple[Card, str]]
+    window: _Window | None = None
+
+    @property
+    def top(self) -> Card:
+        return self.cards[-1][0]
+
+
+@dataclass
+class _Seat:
+    index: int
+    back: str
+    places: Places
+    speed: float
+    generation: int = 0
+    outstanding: int = 0
+    seen_change: int = -1
+    turned: int = 0
+
+
+class Round:
+    """A round in progress. :meth:`play` runs it to the end and returns the :class:`RoundResult`.
+
+    ``observer`` (optional) is called with the round after every step, so tests can check invariants such
+    as :meth:`holdings` while the round runs.
+    """
+
+    def __init__(
+        self,
+        backs: Sequence[str],
+        seed: int | str = 0,
+        settings: SimSettings | None = None,
+        number: int = 1,
+        observer: Callable[[Round], None] | None = None,
+    ) -> None:
+        check_setup(backs)
+        self.backs = tuple(backs)
+        self.seed = seed
+        self.number = number
+        self.settings = settings or SimSettings()
+        self.rng = random.Random(seed)
+        self.observer = observer
+        self.table = Table.for_players(len(backs), row_size(len(backs)), self.backs)
+        self.seats = [self._deal(i, back) for i, back in enumerate(self.backs)]
+        self.stacks: list[_Stack] = []
+        self.wanted: dict[Card, list[int]] = {}
+        self.loose: list[_Loose] = []
+        self.events: list[Event] = []
+        self.trace: list[TraceRecord] = []
+        self.mistakes: list[InjectedMistake] = []
+        self.now = 0.0
+        self.changes = 0
+        self._outcome: Outcome | None = None
+        self._heap: list[tuple[float, int, str, int, int, Any]] = []
+        self._sequence = 0
+        self._layout = self._layout_json()
+
+    # ------------------------------------------------------------------------------------------ queries
+
+    def outcome(self) -> Outcome | None:
+        """The one funnel for round end: how the round ended, or None while it goes on."""
+        if self._outcome is not None:
+            return self._outcome
+        for seat in self.seats:
+            if not seat.places.pile and seat.outstanding == 0:
+                return Outcome("ligretto_stop", seat.back, self.now)
+        if all(self._cycled(seat) for seat in self.seats) and self.stuck():
+            return Outcome("deadlock", None, self.now)
+        return None
+
+    def stuck(self) -> bool:
+        """True when no card anyone can still reach will ever fit: nothing to refill, to play or to build."""
+        if self.loose or any(stack.window for stack in self.stacks):
+            return False
+        for seat in self.seats:
+            places = seat.places
+            if places.pile and places.gap() is not None:
+                return False
+            for card in places.reachable():
+                if card.number == 1 or card in self.wanted:
+                    return False
+            if self.settings.rules.advanced_row and self._can_build_down(places):
+                return False
+        return True
+
+    def holdings(self) -> dict[str, list[Card]]:
+        """Every card of every set wherever it is now (places, centre stacks, conflicts, loose): 40 per back."""
+        held = {seat.back: seat.places.all_cards() for seat in self.seats}
+        for stack in self.stacks:
+            for card, back in stack.cards:
+                held[back].append(card)
+            for seat_index, plan, _ in stack.window.landings[1:] if stack.window else ():
+                held[self.seats[seat_index].back].append(plan.card)
+        for loose in self.loose:
+            held[self.seats[loose.seat].back].append(loose.card)
+        return held
+
+    # ------------------------------------------------------------------------------------------ running
+
+    def play(self) -> RoundResult:
+        """Plays the round to its end, then the post-round protocol, and returns the result."""
+        self._emit(RoundStarted(t=0.0, round=self.number, backs=self.backs, seed=_int_seed(self.seed)))
+        for seat in self.seats:
+            self._next(seat, 0.0, self.settings.bots.think.median * seat.speed)
+        handlers: dict[str, Callable[[_Seat, Any], None]] = {
+            "decide": self._decide,
+            "land": self._land,
+            "refill": self._refill,
+            "build": self._build,
+            "turn": self._turn,
+            "take_back": self._take_back,
+            "close": self._close,
+        }
+        while self._heap:
+            t, _, kind, who, generation, payload = heapq.heappop(self._heap)
+            seat = self.seats[who] if kind != "close" else self.seats[0]
+            if kind in ("take_back", "close") or generation == seat.generation:
+                self.now = t
+                if t > self.settings.max_seconds:
+                    raise RuntimeError(f"round {self.number} (seed {self.seed}) ran past {t:.0f} s without ending")
+                handlers[kind](seat, payload)
+                self._settle()
+                if self.observer is not None:
+                    self.observer(self)
+        return self._finish()
+
+    def _settle(self) -> None:
+        if self._outcome is None and (outcome := self.outcome()) is not None:
+            self._stop(outcome)
+
+    def _schedule(self, t: float, kind: str, seat: _Seat | None, payload: Any = None, who: int = 0) -> None:
+        self._sequence += 1
+        index, generation = (seat.index, seat.generation) if seat is not None else (who, 0)
+        heapq.heappush(self._heap, (t, self._sequence, kind, index, generation, payload))
+
+    def _next(self, seat: _Seat, t: float, pause: float | None = None) -> None:
+        if self._outcome is None:
+            think = pause if pause is not None else self.settings.bots.think.sample(self.rng, seat.speed)
+            self._schedule(t + think, "decide", seat)
+
+    def _cancel(self, seat: _Seat) -> None:
+        """Whatever the bot was about to do will not happen (it stopped, or must take a card back)."""
+        seat.generation += 1
+
+    # ----------------------------------------------------------------------------------------- handlers
+
+    def _decide(self, seat: _Seat, _: Any) -> None:
+        t = self.now
+        bots = self.settings.bots
+        plan = self._mistake(seat, t)
+        if plan is not None:
+            self._schedule(t + bots.flight.sample(self.rng, seat.speed), "land", seat, plan)
+            return
+        action = choose(seat.places, self.wanted, advanced_row=self.settings.rules.advanced_row, rng=self.rng)
+        if isinstance(action, Play):
+            height = 0 if action.stack is None else len(self.stacks[action.stack - 1].cards)
+            plan = _Plan(action.source, action.card, action.stack, height, t)
+            self._schedule(t + bots.flight.sample(self.rng, seat.speed), "land", seat, plan)
+        elif isinstance(action, Refill | BuildDown):
+            self._schedule(t + bots.refill.sample(self.rng, seat.speed), action_kind(action), seat, (action, t))
+        elif isinstance(action, TurnOver):
+            self._schedule(t + bots.turn_over.sample(self.rng, seat.speed), "turn", seat, t)
+        else:
+            self._note_cycle(seat, 0)
+            self._next(seat, t, 2 * bots.think.sample(self.rng, seat.speed))
+
+    def _land(self, seat: _Seat, plan: _Plan) -> None:
+        t = self.now
+        if plan.kind is not None and plan.kind != CONFLICT:
+            self._land_mistake(seat, plan)
+        elif plan.stack is None:
+            self._start_stack(seat, plan)
+        else:
+            stack = self.stacks[plan.stack - 1]
+            window = stack.window
+            if len(stack.cards) == plan.height:
+                self._play_on(seat, plan, stack)
+            elif (
+                window is not None
+                and len(stack.cards) == plan.height + 1
+                and stack.top == plan.card
+                and t - window.t <= self.settings.conflict_window
+            ):
+                self._join_conflict(seat, plan, stack, window)
+            else:
+                self._next(seat, t)
+
+    def _start_stack(self, seat: _Seat, plan: _Plan) -> None:
+        t = self.now
+        base = self.table.stack_position(self._occupied(), self.rng)
+        stack = _Stack(len(self.stacks) + 1, base, [])
+        self.stacks.append(stack)
+        placement = slap(base, self.rng)
+        self._apply(seat, plan, stack, placement)
+        self._emit(
+            StackStarted(
+                t=t,
+                frame=_frame(t),
+                stack=stack.id,
+                card=plan.card,
+                back=seat.back,
+                placement=placement,
+                source=plan.source,
+            )
+        )
+        self._next(seat, t)
+
+    def _play_on(self, seat: _Seat, plan: _Plan, stack: _Stack) -> None:
+        t = self.now
+        placement = slap(stack.base, self.rng)
+        top_before = stack.top
+        self._apply(seat, plan, stack, placement)
+        seat.outstanding += 1
+        stack.window = _Window(t, top_before, [(seat.index, plan, placement)])
+        self._schedule(t + self.settings.conflict_window, "close", None, stack.id)
+        self._next(seat, t)
+        self._inject_conflict(seat, plan, stack)
+
+    def _join_conflict(self, seat: _Seat, plan: _Plan, stack: _Stack, window: _Window) -> None:
+        t = self.now
+        placement = slap(stack.base, self.rng)
+        seat.places.take(plan.source)
+        seat.outstanding += 1
+        window.landings.append((seat.index, plan, placement))
+        self._move(plan.t_start, seat, plan.card, plan.source, centre_place(stack.id), placement)
+        if plan.kind == CONFLICT:
+            self.mistakes.append(InjectedMistake(CONFLICT, t, seat.back, plan.card, stack.id))
+
+    def _close(self, _: _Seat, stack_id: int) -> None:
+        stack = self.stacks[stack_id - 1]
+        window = stack.window
+        assert window is not None
+        stack.window = None
+        first_seat, first, first_placement = window.landings[0]
+        self.seats[first_seat].outstanding -= 1
+        played = CardPlayed(
+            t=window.t,
+            frame=_frame(window.t),
+            stack=stack.id,
+            card=first.card,
+            back=self.seats[first_seat].back,
+            placement=first_placement,
+            source=first.source,
+        )
+        if len(window.landings) == 1:
+            self._emit(played)
+            return
+        cards = tuple(plan.card for _, plan, _ in window.landings)
+        kept, taken_back = resolve_conflict(window.top_before, cards, self.settings.rules)
+        self._emit(
+            Conflict(
+                t=window.t,
+                frame=_frame(window.t),
+                stack=stack.id,
+                card=kept,
+                cards=cards,
+                backs=tuple(self.seats[i].back for i, _, _ in window.landings),
+                placements=tuple(placement for _, _, placement in window.landings),
+            )
+        )
+        if 0 not in taken_back:
+            self._emit(played)
+        else:
+            self._unplay(stack)
+        for index in taken_back:
+            seat_index, plan, placement = window.landings[index]
+            seat = self.seats[seat_index]
+            if index > 0:
+                seat.outstanding -= 1
+            else:
+                self._cancel(seat)
+            self._lie_loose(seat, plan.card, stack.id, plan.source, placement)
+
+    def _land_mistake(self, seat: _Seat, plan: _Plan) -> None:
+        t = self.now
+        stack = None if plan.stack is None else self.stacks[plan.stack - 1]
+        if stack is not None and len(stack.cards) != plan.height:
+            self._next(seat, t)  # the stack changed while the card was in the air: the bot sees it
+            return
+        top = None if stack is None else stack.top
+        ruling = judge(top, plan.card, stopped=self._outcome is not None)
+        base = self.table.stack_position(self._occupied(), self.rng) if stack is None else stack.base
+        placement = slap(base, self.rng)
+        seat.places.take(plan.source)
+        self._move(plan.t_start, seat, plan.card, plan.source, centre_place(plan.stack), placement)
+        self._emit(
+            IllegalPlay(
+                t=t,
+                frame=_frame(t),
+                stack=plan.stack,
+                card=plan.card,
+                back=seat.back,
+                placement=placement,
+                reason=ruling.reason or "",
+                expected=playable_on(top),
+                source=plan.source,
+            )
+        )
+        self.mistakes.append(InjectedMistake(plan.kind or "", t, seat.back, plan.card, plan.stack))
+        self._lie_loose(seat, plan.card, plan.stack, plan.source, placement)
+
+    def _take_back(self, seat: _Seat, loose: _Loose) -> None:
+        t = self.now
+        self.loose.remove(loose)
+        seat.outstanding -= 1
+        seat.places.put(loose.source, loose.card)
+        target = self.table.seats[seat.index].places[loose.source]
+        self._move(t - 0.3, seat, loose.card, centre_place(loose.stack), loose.source, target)
+        self._emit(
+            CardTakenBack(t=t, frame=_frame(t), stack=loose.stack, card=loose.card, back=seat.back, source=loose.source)
+        )
+        self._next(seat, t)
+
+    def _refill(self, seat: _Seat, payload: tuple[Refill, float]) -> None:
+        action, start = payload
+        card = seat.places.take(PILE)
+        seat.places.row[action.slot].append(card)
+        self._changed()
+        self._move_home(start, seat, card, PILE, row_place(action.slot))
+        self._next(seat, self.now)
+
+    def _build(self, seat: _Seat, payload: tuple[BuildDown, float]) -> None:
+        action, start = payload
+        card = seat.places.take(action.source)
+        seat.places.row[action.slot].append(card)
+        self._changed()
+        self._move_home(start, seat, card, action.source, row_place(action.slot), len(seat.places.row[action.slot]))
+        self._next(seat, self.now)
+
+    def _turn(self, seat: _Seat, start: float) -> None:
+        places = seat.places
+        rules = self.settings.rules
+        if places.needs_pick_up(rules.turn_over, rules.short_hand):
+            places.pick_up(self.rng)
+            start = (start + self.now) / 2  # half the time goes on picking up and shuffling
+            self.trace.append(Pickup(start - (self.now - start), start, seat.back, tuple(places.hand)))
+        turned = places.turn(rules.turn_over)
+        stagger = (self.now - start) / (len(turned) + 1)
+        for i, card in enumerate(turned):
+            self._move_home(start + i * stagger, seat, card, HAND, DISCARD, len(places.discard) - len(turned) + i)
+        self._note_cycle(seat, len(turned))
+        self._next(seat, self.now)
+
+    # ------------------------------------------------------------------------------------------ effects
+
+    def _apply(self, seat: _Seat, plan: _Plan, stack: _Stack, placement: Placement) -> None:
+        """A legal card leaves its place and goes on a stack; the centre now wants the next one."""
+        seat.places.take(plan.source)
+        if stack.cards:
+            self._unwant(plan.card, stack.id)
+        stack.cards.append((plan.card, seat.back))
+        if plan.card.number < HIGHEST:
+            self._want(Card(plan.card.colour, plan.card.number + 1), stack.id)
+        self._changed()
+        self._move(plan.t_start, seat, plan.card, plan.source, centre_place(stack.id), placement)
+
+    def _unplay(self, stack: _Stack) -> None:
+        """A conflict sends every card back: the stack's legal top is the one before the first card."""
+        card, _ = stack.cards.pop()
+        if card.number < HIGHEST:
+            self._unwant(Card(card.colour, card.number + 1), stack.id)
+        self._want(card, stack.id)
+        self._changed()
+
+    def _want(self, card: Card, stack: int) -> None:
+        self.wanted.setdefault(card, []).append(stack)
+
+    def _unwant(self, card: Card, stack: int) -> None:
+        stacks = self.wanted[card]
+        stacks.remove(stack)
+        if not stacks:
+            del self.wanted[card]
+
+    def _lie_loose(self, seat: _Seat, card: Card, stack: int | None, source: str, placement: Placement) -> None:
+        loose = _Loose(seat.index, card, stack, source, placement)
+        self.loose.append(loose)
+        seat.outstanding += 1
+        delay = self.settings.bots.take_back.sample(self.rng, seat.speed)
+        self._schedule(self.now + delay, "take_back", seat, loose)
+
+    def _mistake(self, seat: _Seat, t: float) -> _Plan | None:
+        rates = self.settings.mistakes
+        if not rates.any:
+            return None
+        for kind in CENTRE_MISTAKES:
+            if rates.rate(kind) > 0 and self.rng.random() < rates.rate(kind):
+                found = find_mistake(kind, self._offered(seat), self._open_tops(), self.rng)
+                if found is not None:
+                    source, card, stack = found
+                    height = 0 if stack is None else len(self.stacks[stack - 1].cards)
+                    return _Plan(source, card, stack, height, t, kind)
+        return None
+
+    def _inject_conflict(self, first: _Seat, plan: _Plan, stack: _Stack) -> None:
+        """Someone else holding the same card slaps it down in the same instant (an injected conflict)."""
+        rate = self.settings.mistakes.conflict
+        if rate <= 0:
+            return
+        for seat in self.seats:
+            if seat is first or seat.outstanding or self.rng.random() >= rate:
+                continue
+            source = next((s for s, card in self._offered(seat) if card == plan.card), None)
+            if source is None:
+                continue
+            self._cancel(seat)
+            delay = self.rng.uniform(0.1, 0.8) * self.settings.conflict_window
+            rival = _Plan(source, plan.card, stack.id, plan.height, self.now - 0.2, CONFLICT)
+            self._schedule(self.now + delay, "land", seat, rival)
+            return
+
+    def _stop(self, outcome: Outcome) -> None:
+        """Everybody stops: pending actions are dropped; a few bots (``after_stop`` rate) slap one more card."""
+        self._outcome = outcome
+        t = outcome.t
+        self._emit(RoundStopped(t=t, frame=_frame(t), reason=outcome.reason, back=outcome.back))
+        self.trace.append(Mark(t, "stop", {"reason": outcome.reason, "back": outcome.back}))
+        for seat in self.seats:
+            self._cancel(seat)
+        rate = self.settings.mistakes.after_stop
+        for seat in self.seats:
+            if seat.back == outcome.back or seat.outstanding or rate <= 0 or self.rng.random() >= rate:
+                continue
+            offered = self._offered(seat)
+            if not offered:
+                continue
+            source, card = self.rng.choice(offered)
+            tops = self._open_tops()
+            stack = self.rng.choice(sorted(tops)) if tops and card.number != 1 else None
+            height = 0 if stack is None else len(self.stacks[stack - 1].cards)
+            plan = _Plan(source, card, stack, height, t, "after_stop")
+            self._schedule(t + self.rng.uniform(0.25, 0.7), "land", seat, plan)
+
+    def _finish(self) -> RoundResult:
+        outcome = self._outcome
+        assert outcome is not None
+        end = max(self.now, outcome.t) + 1.5
+        centre = [CentreStack(s.id, s.base, tuple(s.cards)) for s in self.stacks]
+        piles = {seat.back: list(seat.places.pile) for seat in self.seats}
+        spread = spread_centre(self.table, centre, self.rng, end)
+        leftovers = lay_out_leftovers(self.table, piles, self.rng, end)
+        self.trace.extend(spread + leftovers)
+        scored_at = max((m.t_end for m in spread + leftovers), default=end) + 1.0
+        counts = {back: 0 for back in self.backs}
+        for stack in self.stacks:
+            for _, back in stack.cards:
+                counts[back] += 1
+        leftover = {back: len(piles[back]) for back in self.backs}
+        scores = {back: counts[back] - 2 * leftover[back] for back in self.backs}
+        self._emit(
+            RoundScored(
+                t=scored_at, frame=_frame(scored_at), round=self.number, centre=counts, leftover=leftover, scores=scores
+            )
+        )
+        self.trace.append(Mark(scored_at, "scored", {"centre": counts, "leftover": leftover, "scores": scores}))
+        self.events.sort(key=lambda event: event.t)
+        self.trace.sort(key=lambda record: record.t)
+        return RoundResult(
+            number=self.number,
+            seed=self.seed,
+            backs=self.backs,
+            outcome=outcome,
+            events=tuple(self.events),
+            trace=tuple(self.trace),
+            layout=self._layout,
+            final={seat.back: seat.places.to_json() for seat in self.seats},
+            stacks=tuple((s.id, tuple((str(c), b) for c, b in s.cards)) for s in self.stacks),
+            centre=counts,
+            leftover=leftover,
+            scores=scores,
+            mistakes=tuple(self.mistakes),
+        )
+
+    # ------------------------------------------------------------------------------------------ helpers
+
+    def _deal(self, index: int, back: str) -> _Seat:
+        cards = list(FULL_SET)
+        self.rng.shuffle(cards)
+        low, high = self.settings.bots.speeds
+        return _Seat(index, back, Places.deal(cards, row_size(len(self.backs))), self.rng.uniform(low, high))
+
+    def _offered(self, seat: _Seat) -> list[tuple[str, Card]]:
+        """The cards a bot could throw: its row tops, pile top (never its last card) and discard top."""
+        places = seat.places
+        return [
+            (source, places.cards(source)[-1])
+            for source in places.sources()
+            if not (source == PILE and len(places.pile) == 1)
+        ]
+
+    def _open_tops(self) -> dict[int, Card]:
+        return {stack.id: stack.top for stack in self.stacks if stack.window is None}
+
+    def _occupied(self) -> list[Placement]:
+        return [stack.base for stack in self.stacks] + [x.placement for x in self.loose if x.stack is None]
+
+    def _can_build_down(self, places: Places) -> bool:
+        tops = [slot[-1] for slot in places.row if slot]
+        candidates = places.hand + places.discard + places.pile[-1:]
+        return any(fits_below(card, top) for card in candidates for top in tops)
+
+    def _changed(self) -> None:
+        self.changes += 1
+
+    def _note_cycle(self, seat: _Seat, turned: int) -> None:
+        if seat.seen_change != self.changes:
+            seat.seen_change, seat.turned = self.changes, 0
+        seat.turned += turned
+
+    def _cycled(self, seat: _Seat) -> bool:
+        places = seat.places
+        return seat.seen_change == self.changes and seat.turned >= len(places.hand) + len(places.discard)
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def _move(self, start: float, seat: _Seat, card: Card, source: str, target: str, placement: Placement) -> None:
+        self.trace.append(Move(start, max(start, self.now), seat.back, card, source, target, placement))
+
+    def _move_home(self, start: float, seat: _Seat, card: Card, source: str, target: str, depth: int = 0) -> None:
+        """A card moving between a player's own places; cards on a pile lie a little askew, as real ones do."""
+        base = self.table.seats[seat.index].places[target]
+        placement = base if depth <= 1 else Placement(base.x, base.y, base.angle + self.rng.uniform(-4.0, 4.0))
+        face = "down" if target == HAND else "up"
+        self.trace.append(Move(start, max(start, self.now), seat.back, card, source, target, placement, face))
+
+    def _layout_json(self) -> dict[str, Any]:
+        seats = [
+            {**place.to_json(), "cards": seat.places.to_json()}
+            for place, seat in zip(self.table.seats, self.seats, strict=True)
+        ]
+        return {"kind": "layout", "t": 0.0, "table": {**self.table.to_json(), "seats": seats}}
+
+
+def action_kind(action: Refill | BuildDown) -> str:
+    return "refill" if isinstance(action, Refill) else "build"
+
+
+def _frame(t: float) -> int:
+    return int(t * FPS)
+
+
+def _int_seed(seed: int | str) -> int | None:
+    return seed if isinstance(seed, int) else None
