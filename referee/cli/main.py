@@ -22,6 +22,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.sheet",
     "referee.cli.backs",
     "referee.cli.train",
+    "referee.cli.simulate",
+    "referee.cli.bench",
 )
 
 

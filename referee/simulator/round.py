@@ -39,6 +39,7 @@ from referee.events import (
     StackStarted,
 )
 from referee.rules import RuleSettings, check_setup, judge, playable_on, resolve_conflict, row_size
+from referee.scoring import score_round
 from referee.simulator.bots import BotProfile, BuildDown, Play, Refill, TurnOver, choose, fits_below
 from referee.simulator.mistakes import CENTRE_MISTAKES, CONFLICT, InjectedMistake, MistakeRates, find_mistake
 from referee.simulator.places import DISCARD, HAND, PILE, Places
@@ -551,7 +552,7 @@ class Round:
             for _, back in stack.cards:
                 counts[back] += 1
         leftover = {back: len(piles[back]) for back in self.backs}
-        scores = {back: counts[back] - 2 * leftover[back] for back in self.backs}
+        scores = score_round(counts, leftover, self.backs)
         self._emit(
             RoundScored(
                 t=scored_at, frame=_frame(scored_at), round=self.number, centre=counts, leftover=leftover, scores=scores

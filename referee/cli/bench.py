@@ -1,0 +1,74 @@
+"""``ligretto bench``: speed measurements printed as figures, one subcommand per component.
+
+``ligretto bench simulate`` times the game simulator. Other components add their own benchmark as a module
+exposing ``register(subparsers)`` (adding a parser with ``func``) and list it in :data:`BENCH_MODULES`;
+modules are imported only when listed, so a heavy dependency stays with its own benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import statistics
+import time
+
+from referee.backs import Catalogue
+from referee.errors import SetupError
+from referee.simulator import Round
+
+# Benchmark modules of other components, each exposing ``register(subparsers)``.
+BENCH_MODULES: tuple[str, ...] = ()
+
+SIMULATE_EPILOG = """\
+example:
+  ligretto bench simulate --rounds 200
+
+prints rounds per second for 4 and 12 players (seeds 0..N-1, one process, no output files), their ratio,
+and the distribution of simulated round durations."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure speed: the simulator (and other components)",
+        description="Speed measurements printed as figures, with the seeds and sizes they were measured on.",
+        epilog="Run 'ligretto bench TARGET --help' for the options of one benchmark.",
+    )
+    targets = parser.add_subparsers(title="benchmarks", metavar="TARGET")
+    simulate = targets.add_parser(
+        "simulate",
+        help="rounds per second of the game simulator for 4 and 12 players",
+        description="Times the game simulator on clean rounds for 4 and for 12 players.",
+        epilog=SIMULATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    simulate.add_argument("--rounds", type=int, default=200, help="rounds per player count (default: 200)")
+    simulate.set_defaults(func=run_simulate)
+    for name in BENCH_MODULES:
+        importlib.import_module(name).register(targets)
+    parser.set_defaults(func=lambda args: _missing_target(parser))
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        raise SetupError(f"--rounds must be at least 1, not {args.rounds}")
+    backs = Catalogue.default().ids
+    rates: dict[int, float] = {}
+    for players in (4, 12):
+        started = time.perf_counter()
+        durations = [Round(backs[:players], seed=seed).play().duration for seed in range(args.rounds)]
+        elapsed = time.perf_counter() - started
+        rates[players] = args.rounds / elapsed
+        quartiles = statistics.quantiles(durations, n=10) if len(durations) > 1 else [durations[0]] * 9
+        print(
+            f"{players:2d} players: {rates[players]:7.1f} rounds/s ({args.rounds} rounds, seeds 0..{args.rounds - 1});"
+            f" simulated round length median {statistics.median(durations):.0f} s,"
+            f" 10-90% {quartiles[0]:.0f}-{quartiles[-1]:.0f} s"
+        )
+    print(f"ratio 4/12 players: {rates[4] / rates[12]:.2f}x")
+    return 0
+
+
+def _missing_target(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2

@@ -1,0 +1,145 @@
+"""``ligretto simulate``: bots play rounds of Ligretto; writes the ground-truth logs, traces and a summary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from referee.backs import Catalogue
+from referee.errors import SetupError
+from referee.rules import ConflictResolution, RuleSettings, ShortHand, check_player_count, check_setup
+from referee.simulator import MistakeRates, SimSettings
+from referee.simulator.output import prepare, write_round, write_summary
+from referee.simulator.result import RoundResult
+from referee.simulator.series import play_match
+
+EPILOG = """\
+examples:
+  ligretto simulate --players 4 --seed 1 --out out/sim
+  ligretto simulate --players 6 --seed 7 --rounds 5 --mistakes 0.02 --out out/sim6
+  ligretto simulate --backs red-red,blue-blue,green-green --advanced-row --out out/adv
+
+writes DIR/round-<k>.events.jsonl (event log), DIR/round-<k>.trace.jsonl (every card move, for the
+renderer) and DIR/summary.json (per round: duration, end, counts, scores, injected mistakes; match totals
+and winners)."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="bots play Ligretto rounds; writes event logs, physical traces and a summary",
+        description="Bots play whole rounds of Ligretto at a simulated table, deterministically by seed.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--players", type=int, help="number of players, 2..12 (default: 4, or one per --backs)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the match (default: 0)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds to play (default: 1)")
+    parser.add_argument("--target", type=int, help="play until a total reaches this score (house rule)")
+    parser.add_argument(
+        "--mistakes",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="chance per decision of each kind of mistake, 0..1 (default: 0, a clean round)",
+    )
+    parser.add_argument("--backs", help="comma-separated back ids (default: the first N of the catalogue)")
+    parser.add_argument("--catalogue", type=Path, help="back catalogue file (default: the 12 built-in backs)")
+    parser.add_argument(
+        "--conflict",
+        choices=[c.value for c in ConflictResolution],
+        default=ConflictResolution.LOWER_CARD_STAYS.value,
+        help="who keeps a card when two identical cards land together (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--short-hand",
+        choices=[s.value for s in ShortHand],
+        default=ShortHand.TURN_REMAINING.value,
+        help="fewer hand cards than to turn over (default: %(default)s)",
+    )
+    parser.add_argument("--turn-over", type=int, default=3, help="hand cards turned over at a time (default: 3)")
+    parser.add_argument("--advanced-row", action="store_true", help="allow building down on the own row")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    backs = _backs(args)
+    rules = RuleSettings(
+        conflict_resolution=ConflictResolution(args.conflict),
+        short_hand=ShortHand(args.short_hand),
+        advanced_row=args.advanced_row,
+        turn_over=args.turn_over,
+    )
+    if not 0.0 <= args.mistakes <= 1.0:
+        raise SetupError(f"--mistakes must be a rate between 0 and 1, not {args.mistakes}")
+    settings = SimSettings(rules=rules, mistakes=MistakeRates.uniform(args.mistakes))
+    if args.rounds < 1:
+        raise SetupError(f"--rounds must be at least 1, not {args.rounds}")
+    out = prepare(args.out)
+    rounds = None if args.target is not None and args.rounds == 1 else args.rounds
+    progress = _progress(rounds)
+
+    def on_round(result: RoundResult) -> None:
+        write_round(result, out)
+        progress.update(1)
+
+    with progress:
+        match = play_match(backs, args.seed, settings, rounds=rounds, target_score=args.target, on_round=on_round)
+    write_summary(match, settings, out)
+    _print_summary(match.rounds, match.outcome.totals, match.outcome.winners, out)
+    return 0
+
+
+def _backs(args: argparse.Namespace) -> tuple[str, ...]:
+    catalogue = Catalogue.load_or_default(args.catalogue)
+    if args.backs:
+        backs = tuple(b.strip() for b in args.backs.split(",") if b.strip())
+        unknown = [b for b in backs if b not in catalogue]
+        if unknown:
+            raise SetupError(f"unknown back {unknown[0]!r}: the catalogue has {', '.join(catalogue.ids)}")
+        if args.players is not None and args.players != len(backs):
+            raise SetupError(f"--players {args.players} but {len(backs)} backs given")
+    else:
+        players = 4 if args.players is None else args.players
+        check_player_count(players)
+        if players > len(catalogue):
+            raise SetupError(f"{players} players need {players} backs; the catalogue has {len(catalogue)}")
+        backs = catalogue.ids[:players]
+    check_setup(backs)
+    return backs
+
+
+class _NoProgress:
+    def __enter__(self) -> _NoProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
+
+
+def _progress(rounds: int | None) -> _NoProgress:
+    """A progress bar on stderr for many rounds (tqdm), nothing for a few."""
+    if rounds is not None and rounds < 3:
+        return _NoProgress()
+    from tqdm import tqdm
+
+    return tqdm(total=rounds, unit="round", file=sys.stderr, leave=False)
+
+
+def _print_summary(
+    rounds: tuple[RoundResult, ...], totals: dict[str, int], winners: tuple[str, ...], out: Path
+) -> None:
+    for result in rounds[:10]:
+        scores = " ".join(f"{back}={score}" for back, score in result.scores.items())
+        who = f" by {result.outcome.back}" if result.outcome.back else ""
+        print(f"round {result.number}: {result.reason}{who} after {result.duration:.0f} s; {scores}")
+    if len(rounds) > 10:
+        print(f"... {len(rounds) - 10} more rounds")
+    ranking = sorted(totals.items(), key=lambda item: -item[1])
+    print("totals: " + " ".join(f"{back}={total}" for back, total in ranking))
+    print(f"winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}; files in {out}")
