@@ -13,7 +13,7 @@ each pile now holds (:meth:`Judge.holding`) so the tracker compares the next fra
 [('card_played', 'r2'), ('card_played', 'r3')]
 >>> bad = judge.rule(Landed(1, Card.parse("y4"), 5.0, 150))[0]
 >>> bad.type, bad.reason, str(bad.expected), judge.holding(1)
-('illegal_play', 'wrong_colour', 'r4', (Card.parse('r3'), (Card.parse('y4'),)))
+('illegal_play', 'wrong_colour', 'r4', (Card.parse('r3'), ((Card.parse('y4'), 3),)))
 >>> [e.type for e in judge.rule(Uncovered(1, Card.parse("r3"), (Card.parse("y4"),), 6.0, 180))]
 ['card_taken_back']
 """
@@ -36,8 +36,8 @@ class _PileBook:
     expected to leave without a word (conflict losers already ruled taken back)."""
 
     stack: int | None = None
-    loose: list[Card] = field(default_factory=list)
-    departing: list[Card] = field(default_factory=list)
+    loose: list[tuple[Card, int]] = field(default_factory=list)
+    departing: list[tuple[Card, int]] = field(default_factory=list)
     last_landing: Landing | None = None
 
 
@@ -71,11 +71,17 @@ class Judge:
             return self._uncovered(book, change)
         return self._vanished(book, change)
 
-    def holding(self, pile: int) -> tuple[Card | None, tuple[Card, ...]]:
-        """What ``pile`` holds now: its legal top (None: no stack) and the cards lying on it that do not count."""
+    def holding(self, pile: int) -> tuple[Card | None, tuple[tuple[Card, int], ...]]:
+        """What ``pile`` holds now: its legal top (None: no stack) and the cards lying on it that do not count,
+        each with the legal height it lies on."""
         book = self._books.get(pile, _PileBook())
-        top = None if book.stack is None else self.centre.stack(book.stack).top
-        return top, (*book.departing, *book.loose)
+        return self._top(book), (*book.departing, *book.loose)
+
+    def _top(self, book: _PileBook) -> Card | None:
+        return None if book.stack is None else self.centre.stack(book.stack).top
+
+    def _height(self, book: _PileBook) -> int:
+        return 0 if book.stack is None else self.centre.stack(book.stack).height
 
     def stack_of(self, pile: int) -> int | None:
         book = self._books.get(pile)
@@ -84,23 +90,24 @@ class Judge:
     # ---- changes
 
     def _landed(self, book: _PileBook, change: Landed) -> list[Event]:
-        landing = Landing(change.card, book.stack, None, change.placement, change.t, change.frame)
+        landing = Landing(change.card, book.stack, placement=change.placement, t=change.t, frame=change.frame)
         if self._lands_together(book, landing):
             return self._late_conflict(book, landing)
         book.departing.clear()
         events: list[Event] = self._hidden_before(book, change)
+        height = self._height(book)
         play = self.centre.push(landing)
         events.extend(play.events)
         if play.ruling.legal:
             book.stack = play.stack
             book.last_landing = landing
         else:
-            book.loose.append(change.card)
+            book.loose.append((change.card, height))
         return events
 
     def _hidden_before(self, book: _PileBook, change: Landed) -> list[Event]:
         """Plays nobody saw that explain the new top, pushed before it (with its time: when it was learnt)."""
-        if book.stack is None or self.centre.stopped or book.loose:
+        if book.stack is None or self.centre.stopped:
             return []
         top = self.centre.stack(book.stack).top
         if self.centre.ruling(change.card, book.stack).legal:
@@ -118,7 +125,7 @@ class Judge:
         self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(cards)
         events: list[Event] = []
         for card in cards:
-            events.extend(self.centre.push(Landing(card, book.stack, None, None, change.t, change.frame)).events)
+            events.extend(self.centre.push(Landing(card, book.stack, t=change.t, frame=change.frame)).events)
         return events
 
     def _available(self, card: Card) -> bool:
@@ -142,41 +149,53 @@ class Judge:
         first = book.last_landing
         assert first is not None
         self.centre.pop()
+        height = self._height(book)
         result = self.centre.push_together([first, landing])
         book.last_landing = None
-        book.departing.append(landing.card)
+        book.departing.append((landing.card, height))
         # the first card's play was already announced; do not announce it twice
         return [e for e in result.events if not isinstance(e, CardPlayed | StackStarted)]
 
     def _together(self, book: _PileBook, change: Together) -> list[Event]:
         book.departing.clear()
-        landings = [Landing(card, book.stack, None, change.placement, change.t, change.frame) for card in change.cards]
+        height = self._height(book)
+        landings = [
+            Landing(card, book.stack, placement=change.placement, t=change.t, frame=change.frame)
+            for card in change.cards
+        ]
         result = self.centre.push_together(landings)
         if self.centre.stopped:
-            book.loose.extend(change.cards)
+            book.loose.extend((card, height) for card in change.cards)
         elif result.kept is None:
-            book.departing.extend(change.cards)
+            book.departing.extend((card, height) for card in change.cards)
         else:
             book.stack = result.stack
-            book.departing.extend(c for i, c in enumerate(change.cards) if i != result.kept)
+            book.departing.extend((c, height) for i, c in enumerate(change.cards) if i != result.kept)
         return list(result.events)
 
     def _uncovered(self, book: _PileBook, change: Uncovered) -> list[Event]:
         events: list[Event] = []
         for card in change.removed:
-            if card in book.departing:
-                book.departing.remove(card)
-            elif card in book.loose:
-                book.loose.remove(card)
+            departing = _find(book.departing, card)
+            loose = _find(book.loose, card)
+            if departing is not None:
+                book.departing.remove(departing)
+            elif loose is not None:
+                book.loose.remove(loose)
                 events.append(self.centre.take_back(card, stack=book.stack, t=change.t, frame=change.frame))
         return events
 
     def _vanished(self, book: _PileBook, change: Vanished) -> list[Event]:
         events: list[Event] = []
         if book.stack is None:
-            for card in book.loose:
+            for card, _ in book.loose:
                 events.append(self.centre.take_back(card, stack=None, t=change.t, frame=change.frame))
             book.loose.clear()
         elif not self.centre.stack(book.stack).removed:
             events.append(self.centre.remove(book.stack, t=change.t, frame=change.frame))
         return events
+
+
+def _find(cards: list[tuple[Card, int]], card: Card) -> tuple[Card, int] | None:
+    """The highest entry for ``card`` (the one most recently put down)."""
+    return next((entry for entry in reversed(cards) if entry[0] == card), None)

@@ -58,7 +58,7 @@ class RefereeSettings:
     rules: RuleSettings = field(default_factory=RuleSettings)
     zone: tuple[Point, ...] | None = None
     gather_s: float = 1.5
-    gather_min_backs: int = 3
+    gather_min_backs: int = 2
     settle_s: float = 3.0
 
 

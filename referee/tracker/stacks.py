@@ -124,8 +124,9 @@ class TrackerSettings:
 class Pile:
     """One pile's hypothesis: where it lies, the cards believed in it (bottom first), its ballot, its ages.
 
-    ``cards`` is the legal run under the legal top followed by the ``loose`` (illegal) cards on it, as the
-    judge last settled it; empty while the pile is tentative.
+    ``cards`` is the pile as it physically lies: the legal run up to ``legal_top`` with the illegal cards
+    lying among it where they landed (``removable``: a card a player may still pick up), as the judge last
+    settled it; empty while the pile is tentative.
     """
 
     id: int
@@ -135,7 +136,8 @@ class Pile:
     born_t: float
     ballot: Ballot
     cards: list[Card] = field(default_factory=list)
-    loose: int = 0
+    removable: list[bool] = field(default_factory=list)
+    legal_top: Card | None = None
     last_seen_t: float = 0.0
     missing_since: tuple[float, int] | None = None
     hidden_s: float = 0.0
@@ -149,11 +151,6 @@ class Pile:
     @property
     def tentative(self) -> bool:
         return not self.cards
-
-    @property
-    def legal_top(self) -> Card | None:
-        legal = len(self.cards) - self.loose
-        return self.cards[legal - 1] if legal > 0 else None
 
     @property
     def position(self) -> tuple[float, float]:
@@ -244,12 +241,22 @@ class StackTracker:
                 changes.extend(self._age(pile, frame))
         return changes
 
-    def settle(self, pile_id: int, legal_top: Card | None, loose: tuple[Card, ...] = ()) -> None:
-        """The judge's word on what ``pile`` holds: the legal run up to ``legal_top``, then ``loose`` cards."""
+    def settle(self, pile_id: int, legal_top: Card | None, loose: tuple[tuple[Card, int], ...] = ()) -> None:
+        """The judge's word on what ``pile`` holds: the legal run up to ``legal_top``, and the ``loose`` cards
+        that do not count, each with the legal height it lies on (a later legal card may lie on it)."""
         pile = self._piles[pile_id]
         run = [] if legal_top is None else [Card(legal_top.colour, n) for n in range(LOWEST, legal_top.number + 1)]
-        pile.cards = [*run, *loose]
-        pile.loose = len(loose)
+        cards: list[Card] = []
+        removable: list[bool] = []
+        for height in range(len(run) + 1):
+            if height > 0:
+                cards.append(run[height - 1])
+                removable.append(False)
+            for card, below in loose:
+                if below == height or (height == len(run) and below > height):
+                    cards.append(card)
+                    removable.append(True)
+        pile.cards, pile.removable, pile.legal_top = cards, removable, legal_top
         if pile.top is not None:
             pile.ballot.restart(keep=pile.top)
 
@@ -367,7 +374,8 @@ class StackTracker:
             return None
         pile.conflict = None
         pile.hidden_s = 0.0
-        pile.cards = [*pile.cards, *cards]
+        pile.cards.extend(cards)
+        pile.removable.extend(True for _ in cards)
         pile.ballot.restart(keep=cards[-1])
         return Together(pile.id, cards, run.first_t, run.first_frame, run.placement)
 
@@ -382,20 +390,18 @@ class StackTracker:
         change = Landed(
             pile.id, winner.card, winner.first_t, winner.first_frame, winner.placement, pile.hidden_s, glimpsed
         )
-        pile.cards = [*pile.cards, winner.card]
-        pile.loose += 1  # until the judge settles it, a new card counts as loose
+        pile.cards.append(winner.card)
+        pile.removable.append(True)  # until the judge settles it
         pile.hidden_s = 0.0
         pile.ballot.restart(keep=winner.card)
         return [change]
 
     def _uncover(self, pile: Pile, card: Card, height: int, t: float) -> list[Change]:
-        """``card`` is on top again. Only loose cards can have been picked up; the legal run stays."""
-        legal = len(pile.cards) - pile.loose
-        if height < legal - 1:
-            return []  # a legal card below the legal top cannot show on its own: a misread, ignore it
+        """``card`` is on top again. Only illegal cards can have been picked up; the legal run stays."""
+        if not all(pile.removable[height + 1 :]):
+            return []  # a legal card cannot have left the stack: the reading is a misread, ignore it
         removed = tuple(reversed(pile.cards[height + 1 :]))
-        pile.cards = pile.cards[: height + 1]
-        pile.loose = max(0, len(pile.cards) - legal)
+        pile.cards, pile.removable = pile.cards[: height + 1], pile.removable[: height + 1]
         pile.ballot.restart(keep=card)
         run = pile.ballot.run(card)
         frame = run.first_frame if run is not None else self._frame

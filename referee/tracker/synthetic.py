@@ -1,0 +1,186 @@
+"""Scripted tables: what a camera above the table would report, frame by frame, with controlled noise.
+
+Tests and evaluations describe the table physically (a card put down here at this time, picked up then, a
+hand over that spot, a stack pushed aside) and :class:`ScriptedTable` renders it into the
+:class:`~referee.sightings.FrameSightings` the vision side would produce, with :class:`Noise` (position and
+angle jitter, cards missed in a frame, misreads, unreadable frames) drawn from a seeded generator.
+
+What is visible: a card lying on the table, not under a hand, and not covered by a card put down later on
+nearly the same spot (within ``cover_mm``; a fanned spread shows every back, so backs need less room).
+
+>>> table = ScriptedTable(fps=10)
+>>> r1 = table.put(0.0, "r1", (0, 0))
+>>> table.put(1.0, "r2", (4, 2)) and None
+>>> [[s.label for s in f.sightings] for f in table.frames(until=1.1) if f is not None][9:]
+[['r1'], ['r2'], ['r2']]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from referee.cards import FULL_SET, Card
+from referee.sightings import FrameSightings, Point, Sighting
+
+
+@dataclass(frozen=True)
+class Noise:
+    """What goes wrong between the table and the sightings; rates are per card per frame."""
+
+    jitter_mm: float = 0.0
+    jitter_deg: float = 0.0
+    dropout: float = 0.0
+    misread: float = 0.0
+    unreadable: float = 0.0
+    seed: int = 0
+
+    @classmethod
+    def typical(cls, seed: int = 0) -> Noise:
+        """A plausible detector: 1.5 mm / 2 degree jitter, 3% missed, 3% misread, 1% unreadable frames."""
+        return cls(1.5, 2.0, 0.03, 0.03, 0.01, seed)
+
+
+@dataclass
+class PlacedCard:
+    """One physical card on the table: face up (``card``) or face down (``back``), from ``down_t`` to ``up_t``."""
+
+    card: Card | None
+    back: str | None
+    x: float
+    y: float
+    angle: float
+    down_t: float
+    up_t: float = math.inf
+    pushes: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    @property
+    def face_up(self) -> bool:
+        return self.card is not None
+
+    def present(self, t: float) -> bool:
+        return self.down_t <= t < self.up_t
+
+    def position(self, t: float) -> Point:
+        x, y = self.x, self.y
+        for t0, t1, dx, dy in self.pushes:
+            share = 1.0 if t >= t1 else max(0.0, (t - t0) / (t1 - t0)) if t1 > t0 else float(t >= t0)
+            x, y = x + dx * share, y + dy * share
+        return (x, y)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand over the table: nothing within ``radius`` of ``at`` is seen from ``t0`` to ``t1``."""
+
+    t0: float
+    t1: float
+    at: Point
+    radius: float = 70.0
+
+
+class ScriptedTable:
+    """A table described in time; :meth:`frames` films it. See the module docstring."""
+
+    def __init__(self, fps: float = 30.0, *, cover_mm: float = 24.0, back_cover_mm: float = 8.0) -> None:
+        self.fps = fps
+        self.cover_mm = cover_mm
+        self.back_cover_mm = back_cover_mm
+        self.cards: list[PlacedCard] = []
+        self.hands: list[Hand] = []
+        self.zone: tuple[Point, ...] | None = None
+
+    # ---- the script
+
+    def put(self, t: float, card: str | Card, at: Point, angle: float = 0.0) -> PlacedCard:
+        """A card put down face up at ``t``."""
+        face = Card.parse(card) if isinstance(card, str) else card
+        placed = PlacedCard(face, None, float(at[0]), float(at[1]), angle, t)
+        self.cards.append(placed)
+        return placed
+
+    def put_back(self, t: float, back: str, at: Point, angle: float = 0.0) -> PlacedCard:
+        """A card put down face down (its back ``back`` showing) at ``t``."""
+        placed = PlacedCard(None, back, float(at[0]), float(at[1]), angle, t)
+        self.cards.append(placed)
+        return placed
+
+    def take(self, t: float, placed: PlacedCard) -> None:
+        """The card is picked up at ``t``."""
+        placed.up_t = t
+
+    def take_all(self, t: float) -> None:
+        """Every card on the table is picked up at ``t`` (the centre is gathered)."""
+        for placed in self.cards:
+            if placed.present(t):
+                placed.up_t = t
+
+    def hide(self, t0: float, t1: float, at: Point, radius: float = 70.0) -> None:
+        """A hand hides everything near ``at`` from ``t0`` to ``t1``."""
+        self.hands.append(Hand(t0, t1, (float(at[0]), float(at[1])), radius))
+
+    def push(self, t0: float, t1: float, at: Point, by: Point, radius: float = 40.0) -> None:
+        """The cards lying near ``at`` at ``t0`` slide by ``by`` between ``t0`` and ``t1``."""
+        for placed in self.cards:
+            if placed.present(t0) and math.dist(placed.position(t0), at) <= radius:
+                placed.pushes.append((t0, t1, float(by[0]), float(by[1])))
+
+    # ---- filming
+
+    def visible(self, t: float) -> list[tuple[PlacedCard, Point]]:
+        """The cards a perfect camera sees at ``t``, with where they lie."""
+        present = [(p, p.position(t)) for p in self.cards if p.present(t)]
+        seen = []
+        for i, (placed, at) in enumerate(present):
+            cover = self.cover_mm if placed.face_up else self.back_cover_mm
+            later = (q for q, q_at in present[i + 1 :] if q.down_t > placed.down_t and math.dist(at, q_at) < cover)
+            if next(later, None) is not None:
+                continue
+            if any(h.t0 <= t < h.t1 and math.dist(at, h.at) <= h.radius for h in self.hands):
+                continue
+            seen.append((placed, at))
+        return seen
+
+    def frames(self, until: float, noise: Noise = Noise(), start: float = 0.0) -> Iterator[FrameSightings | None]:
+        """Every frame from ``start`` to ``until`` (None for a frame the noise made unreadable)."""
+        rng = random.Random(noise.seed)
+        first = math.ceil(start * self.fps - 1e-9)
+        last = math.floor(until * self.fps + 1e-9)
+        for index in range(first, last + 1):
+            t = index / self.fps
+            if noise.unreadable and rng.random() < noise.unreadable:
+                yield None
+                continue
+            sightings = tuple(s for placed, at in self.visible(t) if (s := _sight(placed, at, noise, rng)))
+            yield FrameSightings(t=t, frame=index, sightings=sightings, zone=self.zone)
+
+
+def _sight(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> Sighting | None:
+    if noise.dropout and rng.random() < noise.dropout:
+        return None
+    x, y = at
+    if noise.jitter_mm:
+        x, y = x + rng.gauss(0.0, noise.jitter_mm), y + rng.gauss(0.0, noise.jitter_mm)
+    angle = placed.angle + (rng.gauss(0.0, noise.jitter_deg) if noise.jitter_deg else 0.0)
+    confidence = rng.uniform(0.7, 1.0) if noise != Noise() else 1.0
+    if placed.card is None:
+        return Sighting.back_at(placed.back, (x, y), angle=angle, confidence=confidence, identity_confidence=confidence)
+    card, identity = placed.card, confidence
+    if noise.misread and rng.random() < noise.misread:
+        card, identity = _misread(placed.card, rng), rng.uniform(0.3, 0.7)
+    return Sighting.face_at(card, (x, y), angle=angle, confidence=confidence, identity_confidence=identity)
+
+
+def _misread(card: Card, rng: random.Random) -> Card:
+    """A plausible misread: a neighbouring number, 6 for 9, another colour, or anything."""
+    roll = rng.random()
+    if roll < 0.4:
+        number = card.number + rng.choice((-1, 1))
+        return Card(card.colour, number) if 1 <= number <= 10 else card
+    if roll < 0.55 and card.number in (6, 9):
+        return Card(card.colour, 15 - card.number)
+    if roll < 0.8:
+        return Card(rng.choice([c for c in (f.colour for f in FULL_SET[::10]) if c != card.colour]), card.number)
+    return rng.choice(FULL_SET)

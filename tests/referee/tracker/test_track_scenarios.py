@@ -1,0 +1,329 @@
+"""The live referee, frame by frame, on scripted tables: one scenario per way a real table goes wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.cards import Card
+from referee.events import CardPlayed, Event, IllegalPlay, StackStarted
+from referee.tracker import Referee
+from referee.tracker.synthetic import Noise, ScriptedTable
+
+FPS = 30.0
+PLAY_GAP = 1.0
+
+
+def film(
+    table: ScriptedTable,
+    until: float,
+    noise: Noise | None = None,
+    stop_at: float | None = None,
+    referee: Referee | None = None,
+) -> tuple[list[Event], list[float]]:
+    """Runs the referee over the table; returns its events and the time at which each was emitted."""
+    referee = referee or Referee()
+    emitted: list[float] = []
+    now = 0.0
+    for frame in table.frames(until, noise or Noise()):
+        now = frame.t if frame is not None else now
+        if frame is not None and stop_at is not None and frame.t >= stop_at and not referee.centre.stopped:
+            emitted += [now for _ in referee.stop(t=stop_at, frame=frame.frame)]
+        emitted += [now for _ in referee.update(frame)]
+    emitted += [until for _ in referee.finish()]
+    assert len(emitted) == len(referee.events)
+    return referee.events, emitted
+
+
+def build(table: ScriptedTable, at: tuple[float, float], cards: str, start: float = 0.0) -> float:
+    """Puts ``cards`` (e.g. "r1 r2 r3") on one spot, one per PLAY_GAP seconds; returns the time of the last."""
+    t = start
+    for i, card in enumerate(cards.split()):
+        t = start + i * PLAY_GAP
+        table.put(t, card, (at[0] + (i % 3) * 3.0, at[1] - (i % 2) * 4.0), angle=(i % 4) * 3.0)
+    return t
+
+
+def summary(events: list[Event]) -> list[tuple[str, int | None, str]]:
+    return [(e.type, e.stack, str(e.card)) for e in events]
+
+
+def first_frame(t: float) -> int:
+    return round(t * FPS + 0.4999)
+
+
+# ---------------------------------------------------------------------------------------------- clean play
+
+
+def test_clean_sequence_of_plays_gives_one_event_per_card_at_the_frame_it_landed():
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "r1 r2 r3 r4 r5")
+    events, emitted = film(table, 6.0)
+    assert summary(events) == [("stack_started", 1, "r1")] + [("card_played", 1, f"r{n}") for n in range(2, 6)]
+    for n, (index, event) in enumerate(enumerate(events)):
+        landed = n * PLAY_GAP
+        assert event.frame == first_frame(landed)
+        assert emitted[index] - landed <= 0.5, "ruled within half a second of the card coming down"
+
+
+def test_clean_sequence_survives_typical_noise():
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3 b4 b5 b6 b7 b8 b9 b10")
+    events, _ = film(table, 11.0, Noise.typical(seed=4))
+    assert summary(events) == [("stack_started", 1, "b1")] + [("card_played", 1, f"b{n}") for n in range(2, 11)]
+
+
+def test_unreadable_frames_age_the_stacks_but_change_nothing():
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "g1 g2 g3")
+    referee = Referee()
+    for frame in table.frames(3.5):
+        referee.update(None if frame is not None and 40 <= frame.frame < 50 else frame)
+    assert summary(referee.events) == [("stack_started", 1, "g1"), ("card_played", 1, "g2"), ("card_played", 1, "g3")]
+
+
+# ---------------------------------------------------------------------------------------- flicker, misreads
+
+
+@pytest.mark.parametrize(
+    ("ghost", "frames"),
+    [("r7", 1), ("r3", 1), ("r3", 2), ("y2", 2), ("b9", 1)],
+    ids=["random-card", "next-card-one-frame", "next-card-two-frames", "other-colour", "far-card"],
+)
+def test_flicker_and_short_misreads_cause_no_event(ghost: str, frames: int):
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "r1 r2")
+    at = (300.0, 0.0) if ghost == "b9" else (3.0, -4.0)
+    misread = table.put(1.5, ghost, at)
+    table.take(1.5 + frames / FPS - 1e-6, misread)
+    events, _ = film(table, 3.0)
+    assert summary(events) == [("stack_started", 1, "r1"), ("card_played", 1, "r2")]
+
+
+# -------------------------------------------------------------------------------------- hidden plays
+
+
+def test_hand_over_the_stack_for_three_seconds_then_two_higher_is_two_plays():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3 r4")
+    table.hide(last + 0.5, last + 3.5, (0, 0))
+    table.put(last + 1.5, "r5", (2, 2))
+    table.put(last + 2.5, "r6", (-3, 4), angle=10)
+    events, _ = film(table, last + 5.0)
+    assert summary(events)[-2:] == [("card_played", 1, "r5"), ("card_played", 1, "r6")]
+    assert not [e for e in events if e.type == "illegal_play"]
+
+
+def test_the_same_jump_in_full_view_is_a_wrong_number():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3 r4")
+    table.put(last + 1.0, "r6", (2, 2))
+    events, _ = film(table, last + 2.5)
+    illegal = [e for e in events if isinstance(e, IllegalPlay)]
+    assert [(e.reason, str(e.card), str(e.expected)) for e in illegal] == [("wrong_number", "r6", "r5")]
+
+
+def test_a_card_glimpsed_before_the_next_covers_it_counts_as_played():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "y1 y2")
+    table.put(last + 1.0, "y3", (2, 0))
+    table.put(last + 1.0 + 4 / FPS, "y4", (-2, 3))  # y3 seen for 4 frames only: too short to win a vote
+    events, _ = film(table, last + 2.5)
+    assert summary(events)[-2:] == [("card_played", 1, "y3"), ("card_played", 1, "y4")]
+
+
+# ---------------------------------------------------------------------------------------- geometry
+
+
+@pytest.mark.parametrize(
+    ("dx", "dy", "angle"),
+    [(8.8, 0.0, 0.0), (-8.8, 13.6, 0.0), (0.0, -13.6, 20.0), (8.0, 12.0, -20.0), (0.0, 0.0, 180.0)],
+)
+def test_off_centre_and_rotated_slaps_stay_on_their_stack(dx: float, dy: float, angle: float):
+    table = ScriptedTable(FPS)
+    table.put(0.0, "g1", (0, 0))
+    table.put(1.0, "g2", (dx, dy), angle=angle)
+    table.put(2.0, "g3", (-dx, dy / 2), angle=-angle / 2)
+    events, _ = film(table, 3.5, Noise(jitter_mm=1.0, jitter_deg=2.0, seed=2))
+    assert summary(events) == [("stack_started", 1, "g1"), ("card_played", 1, "g2"), ("card_played", 1, "g3")]
+
+
+@pytest.mark.parametrize("hidden", [False, True], ids=["in-view", "under-a-hand"])
+def test_a_stack_nudged_across_the_table_keeps_its_identity(hidden: bool):
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "b1 b2 b3")
+    table.push(last + 0.5, last + 2.0, (0, 0), (180.0, 60.0))
+    if hidden:
+        table.hide(last + 0.4, last + 2.2, (90, 30), radius=150)
+    table.put(last + 3.0, "b4", (182, 58))
+    events, _ = film(table, last + 4.5, Noise(jitter_mm=1.0, seed=1))
+    assert summary(events)[-1] == ("card_played", 1, "b4")
+    assert [e.type for e in events].count("stack_started") == 1
+    assert "stack_removed" not in [e.type for e in events]
+
+
+def test_two_stacks_of_one_colour_side_by_side_grow_separately():
+    table = ScriptedTable(FPS)
+    table.put(0.0, "r1", (0, 0))
+    table.put(0.5, "r1", (68, 0))
+    table.put(1.5, "r2", (70, 3))
+    table.put(2.5, "r2", (-2, 2))
+    table.put(3.5, "r3", (3, -1))
+    events, _ = film(table, 5.0, Noise(jitter_mm=1.0, seed=3))
+    assert summary(events) == [
+        ("stack_started", 1, "r1"),
+        ("stack_started", 2, "r1"),
+        ("card_played", 2, "r2"),
+        ("card_played", 1, "r2"),
+        ("card_played", 1, "r3"),
+    ]
+
+
+def test_a_one_next_to_a_stack_starts_a_new_stack():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "g1 g2 g3")
+    table.put(last + 1.0, "y1", (62, 12))
+    table.put(last + 2.0, "g4", (1, 1))
+    events, _ = film(table, last + 3.5)
+    assert summary(events)[-2:] == [("stack_started", 2, "y1"), ("card_played", 1, "g4")]
+
+
+# --------------------------------------------------------------------------------------------- rulings
+
+
+@pytest.mark.parametrize(
+    ("base", "card", "at", "reason", "expected"),
+    [
+        ("r1 r2 r3", "y4", (2, 2), "wrong_colour", "r4"),
+        ("r1 r2 r3", "r5", (2, 2), "wrong_number", "r4"),
+        ("r1 r2 r3", "b5", (250, 0), "not_a_one", "None"),
+        ("b1 b2 b3 b4 b5 b6 b7 b8 b9 b10", "y3", (2, 2), "stack_full", "None"),
+    ],
+)
+def test_each_illegal_reason_is_flagged_with_the_card_expected(base, card, at, reason, expected):
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), base)
+    table.put(last + 1.0, card, at)
+    events, emitted = film(table, last + 2.5)
+    illegal = [(i, e) for i, e in enumerate(events) if isinstance(e, IllegalPlay)]
+    assert [(e.reason, str(e.card), str(e.expected)) for _, e in illegal] == [(reason, card, expected)]
+    index, event = illegal[0]
+    assert event.frame == first_frame(last + 1.0)
+    assert emitted[index] - (last + 1.0) <= 0.5
+    assert event.stack == (None if reason == "not_a_one" else 1)
+
+
+def test_after_stop_play_is_flagged_and_does_not_count():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3")
+    table.put(last + 1.0, "r4", (1, 1))
+    events, _ = film(table, last + 2.5, stop_at=last + 0.5)
+    assert summary(events)[-2:] == [("round_stopped", None, "None"), ("illegal_play", 1, "r4")]
+    assert events[-1].reason == "after_stop"  # type: ignore[attr-defined]
+    assert events[-2].reason == "signal"  # type: ignore[attr-defined]
+
+
+def test_an_illegal_card_taken_back_shows_the_legal_top_again():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3")
+    wrong = table.put(last + 1.0, "y4", (4, 3))
+    table.take(last + 2.5, wrong)
+    table.put(last + 3.5, "r4", (-1, 2))
+    events, _ = film(table, last + 5.0, Noise(jitter_mm=1.0, seed=5))
+    assert summary(events)[-3:] == [("illegal_play", 1, "y4"), ("card_taken_back", 1, "y4"), ("card_played", 1, "r4")]
+    taken = events[-2]
+    assert taken.frame == first_frame(last + 2.5)
+
+
+def test_an_illegal_card_stays_on_top_physically_but_the_next_legal_card_is_judged_on_the_legal_top():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3")
+    table.put(last + 1.0, "y4", (4, 3))
+    table.put(last + 2.0, "r4", (-1, 2))
+    events, _ = film(table, last + 3.5)
+    assert summary(events)[-2:] == [("illegal_play", 1, "y4"), ("card_played", 1, "r4")]
+
+
+def test_not_a_one_taken_back_is_card_taken_back_and_no_stack():
+    table = ScriptedTable(FPS)
+    table.put(0.0, "r1", (0, 0))
+    wrong = table.put(1.0, "g7", (250, 0))
+    table.take(3.0, wrong)
+    events, _ = film(table, 5.0)
+    assert summary(events) == [
+        ("stack_started", 1, "r1"),
+        ("illegal_play", None, "g7"),
+        ("card_taken_back", None, "g7"),
+    ]
+
+
+def test_two_cards_landing_together_are_a_conflict_and_the_lower_stays():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3")
+    table.put(last + 1.0, "r4", (-14, 0))
+    second = table.put(last + 1.0, "r4", (14, 0), angle=15)
+    table.take(last + 2.5, second)
+    table.put(last + 3.5, "r5", (0, 2))
+    events, _ = film(table, last + 5.0)
+    conflicts = [e for e in events if e.type == "conflict"]
+    assert len(conflicts) == 1
+    assert str(conflicts[0].card) == "r4" and [str(c) for c in conflicts[0].cards] == ["r4", "r4"]  # type: ignore[attr-defined]
+    assert summary(events)[-1] == ("card_played", 1, "r5")
+    assert [e.type for e in events].count("illegal_play") == 0
+
+
+# -------------------------------------------------------------------------------------------- round end
+
+
+def test_stop_signal_then_gathering_and_spread_ends_the_round_with_scores():
+    table = ScriptedTable(FPS)
+    a = build(table, (0, 0), "r1 r2 r3")
+    b = build(table, (150, 0), "b1 b2", start=0.5)
+    end = max(a, b) + 1.0
+    table.take_all(end)
+    for i in range(5):
+        table.put_back(end + 0.5 + 0.05 * i, "red-red" if i < 3 else "blue-blue", (i * 14.0, 0.0))
+    events, _ = film(table, end + 8.0, stop_at=end - 0.5, referee=Referee(backs=["red-red", "blue-blue"]))
+    types = [e.type for e in events]
+    assert types.count("stack_removed") == 2 and types.count("round_stopped") == 1
+    assert types[-1] == "round_scored"
+    scored = events[-1]
+    assert scored.centre == {"red-red": 3, "blue-blue": 2}  # type: ignore[attr-defined]
+    assert scored.scores == {"red-red": 3, "blue-blue": 2}  # type: ignore[attr-defined]
+
+
+def test_gathering_without_a_signal_stops_the_round_automatically():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "g1 g2")
+    table.take_all(last + 1.0)
+    for i in range(2):
+        table.put_back(last + 1.2, "green-green", (i * 14.0, 0.0))
+    referee = Referee()
+    events, _ = film(table, last + 7.0, referee=referee)
+    stopped = [e for e in events if e.type == "round_stopped"]
+    assert len(stopped) == 1 and stopped[0].reason == "gathered"  # type: ignore[attr-defined]
+    assert abs(stopped[0].t - (last + 1.0)) <= 0.1
+    assert events[-1].type == "round_scored"
+    assert referee.warnings == ()
+
+
+def test_a_count_that_disagrees_with_the_stacks_warns_naming_stacks_and_backs():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "y1 y2 y3")
+    table.take_all(last + 1.0)
+    for i in range(2):  # one card short: the stacks seen add up to 3
+        table.put_back(last + 1.2, "blue-orange", (i * 14.0, 0.0))
+    referee = Referee(backs=["blue-orange", "red-red"])
+    events, _ = film(table, last + 7.0, referee=referee)
+    assert events[-1].type == "round_scored"
+    [warning] = referee.warnings
+    assert warning.stacks == (1,) and warning.backs == ("blue-orange",)
+    assert "stack 1 y3 (3)" in warning.message and "blue-orange 2" in warning.message
+
+
+def test_events_are_in_time_order_and_typed():
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "r1 r2 r3")
+    events, _ = film(table, 3.5)
+    assert [type(e) for e in events] == [StackStarted, CardPlayed, CardPlayed]
+    assert [e.t for e in events] == sorted(e.t for e in events)
+    assert all(e.card == Card.parse(f"r{i + 1}") for i, e in enumerate(events))
