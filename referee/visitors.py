@@ -132,7 +132,8 @@ class ScoreSheetBuilder(EventVisitor[ScoreSheet]):
     With no ``settings`` the match is taken to be every round in the log; with settings (rounds, target
     score) the winners follow them, and a round scored after the match ended is an error. The backs are
     those of ``round_started`` events and of the scores; a back missing from one round's scores scored 0
-    (a round scored from counts lists only the backs that have cards to count).
+    (a round scored from counts lists only the backs that have cards to count). Rounds count in the order of
+    their numbers, whatever the order of the log.
     """
 
     def __init__(self, settings: RuleSettings | None = None) -> None:
@@ -156,12 +157,13 @@ class ScoreSheetBuilder(EventVisitor[ScoreSheet]):
             return ScoreSheet(backs, (), dict.fromkeys(backs, 0), (), None)
         settings = self.settings or RuleSettings(rounds=len(self._rounds))
         match = Match(backs, settings)
-        for result in self._rounds:
+        rounds = sorted(self._rounds, key=lambda r: r.round)  # logs may come in any order (round-10 before round-2)
+        for result in rounds:
             try:
                 match.record({b: result.scores.get(b, 0) for b in backs})  # absent from a round: 0
             except ScoringError as exc:
                 raise ScoringError(f"round {result.round}: {exc}") from None
-        return ScoreSheet(backs, tuple(self._rounds), match.totals(), match.leaders(), match.outcome())
+        return ScoreSheet(backs, tuple(rounds), match.totals(), match.leaders(), match.outcome())
 
 
 # ------------------------------------------------------------------------------------------------ centre

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 
 from referee.events import read_events
@@ -14,12 +15,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "sheet",
         help="print the score sheet of an event log",
-        description="Reads the round_scored events of an event log (JSON Lines) and prints each back's score "
-        "per round, the totals and the winners. Without --rounds or --target, the match is every round in the log.",
-        epilog="example: ligretto sheet out/events.jsonl --target 99",
+        description="Reads the round_scored events of event logs (JSON Lines) and prints each back's score "
+        "per round, the totals and the winners. Several logs are read in the order given, as one match. Without "
+        "--rounds or --target, the match is every round in the logs.",
+        epilog="examples:\n"
+        "  ligretto sheet out/events.jsonl --target 99\n"
+        "  ligretto sheet out/round-*.events.jsonl --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("events", metavar="EVENTS.jsonl", help="event log, one JSON event per line")
+    parser.add_argument("events", metavar="EVENTS.jsonl", nargs="+", help="event log(s), one JSON event per line")
     parser.add_argument("--rounds", type=int, help="the match lasts this many rounds")
     parser.add_argument("--target", type=int, help="the match ends when a total reaches this score")
     parser.add_argument("--json", action="store_true", help="print the sheet as one JSON object")
@@ -30,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     settings = None
     if args.rounds is not None or args.target is not None:
         settings = RuleSettings(rounds=args.rounds, target_score=args.target)
-    sheet = replay(read_events(args.events), ScoreSheetBuilder(settings))
+    events = itertools.chain.from_iterable(read_events(path) for path in args.events)
+    sheet = replay(events, ScoreSheetBuilder(settings))
     print(json.dumps(sheet.to_json()) if args.json else format_sheet(sheet))
     return 0
 

@@ -35,6 +35,16 @@ def test_sheet_prints_rounds_totals_and_the_winner(tmp_path: Path, capsys: pytes
     ]
 
 
+def test_sheet_reads_several_logs_as_one_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = write_log(tmp_path / "round-1.events.jsonl", (12, -4, 7))
+    second = write_log(tmp_path / "round-2.events.jsonl", (0, 0, 0), (3, 15, -20))
+    second.write_text(second.read_text().replace('"round": 1', '"round": 9'))  # rounds sort by number
+    assert main(["sheet", str(first), str(second)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1:4]] == ["1", "2", "9"]
+    assert lines[-2:] == ["total       15         11          -13", "winner: red-red (after 3 rounds)"]
+
+
 def test_sheet_names_every_winner_of_a_tie(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = write_log(tmp_path / "events.jsonl", (10, 10, 3))
     assert main(["sheet", str(log)]) == 0
