@@ -236,6 +236,21 @@ class Centre:
     def stopped(self) -> bool:
         return self._state.stopped
 
+    def __str__(self) -> str:
+        """The stacks as ``id:top``, then the loose illegal cards and whether the round stopped.
+
+        >>> centre = Centre()
+        >>> _ = centre.push(Landing(Card.parse("g1"))), centre.push(Landing(Card.parse("y3"), 1))
+        >>> str(centre)
+        'centre 1:g1; loose y3'
+        """
+        parts = [" ".join(str(s) for s in self.stacks) or "empty"]
+        if self.loose:
+            parts.append("loose " + " ".join(str(x.card) for x in self.loose))
+        if self.stopped:
+            parts.append("stopped")
+        return "centre " + "; ".join(parts)
+
     def stack(self, stack_id: int) -> Stack:
         if not 1 <= stack_id <= len(self._state.stacks):
             raise CentreError(f"there is no stack {stack_id} (stacks: 1..{len(self._state.stacks)})")
