@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "rule",
         help="explain the ruling on a card landing on a stack",
-        description="Rules on CARD landing on a stack whose legal top is TOP ('-' for a new stack) and says why. "
+        description="Rules on CARD landing on a stack whose legal top is TOP ('-' for a new stack) and says why.\n"
         "Cards are written as a colour letter and a number: r7, y10, g1, b3.",
         epilog="examples:\n  ligretto rule r4 r6      # illegal: wrong_number (r5 expected)\n"
         "  ligretto rule - g1       # legal: g1 starts a new stack\n"

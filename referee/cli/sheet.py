@@ -15,9 +15,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "sheet",
         help="print the score sheet of an event log",
-        description="Reads the round_scored events of event logs (JSON Lines) and prints each back's score "
-        "per round, the totals and the winners. Several logs are read in the order given, as one match. Without "
-        "--rounds or --target, the match is every round in the logs.",
+        description="Reads the round_scored events of event logs (JSON Lines) and prints each back's score\n"
+        "per round, the totals and the winners. Several logs are read as one match. Without --rounds\n"
+        "or --target, the match is every round in the logs.",
         epilog="examples:\n"
         "  ligretto sheet out/events.jsonl --target 99\n"
         "  ligretto sheet out/round-*.events.jsonl --json",
