@@ -102,40 +102,78 @@ def paint_sphere(canvas: FloatImage, cx: float, cy: float, radius: float, colour
 
 
 @lru_cache(maxsize=256)
-def _gradient_axis(height: int, width: int, angle_deg: int) -> FloatImage:
-    """Projection of each pixel on the direction ``angle_deg``, normalised to 0..1 across the card."""
+def _gradient_axis(height: int, width: int, angle_deg: int) -> npt.NDArray[np.uint8]:
+    """Projection of each pixel on the direction ``angle_deg``, quantised to 0..255 across the card."""
     t = math.radians(angle_deg)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     proj = xs * math.cos(t) + ys * math.sin(t)
     proj -= proj.min()
-    proj /= max(float(proj.max()), 1.0)
-    proj.setflags(write=False)
-    return proj
+    proj *= 255.0 / max(float(proj.max()), 1.0)
+    levels = np.round(proj).astype(np.uint8)
+    levels.setflags(write=False)
+    return levels
 
 
-def add_gloss(canvas: FloatImage, strength: float, angle_deg: float, rng: np.random.Generator) -> None:
-    """A soft diagonal sheen band (the glossy coating), at a random place along ``angle_deg``."""
+_LEVELS = np.linspace(0.0, 1.0, 256, dtype=np.float32)
+
+
+def sheen_map(shape: tuple[int, int], strength: float, angle_deg: float, rng: np.random.Generator) -> FloatImage | None:
+    """A soft sheen band (the glossy coating, 0..1) at a random place along ``angle_deg``; None if too faint.
+
+    Computed as a 256-entry profile looked up by a cached, quantised coordinate: one ``take`` per card.
+    """
     centre = rng.uniform(-0.2, 1.2)
     band = rng.uniform(0.15, 0.35)
-    if strength <= 0.0:
-        return
-    axis = _gradient_axis(*canvas.shape[:2], round(angle_deg) % 360)
-    sheen = strength * np.exp(-(((axis - centre) / band) ** 2))
-    canvas += (255.0 - canvas) * sheen[:, :, None]
+    if strength < 0.004:
+        return None
+    profile = (strength * np.exp(-(((_LEVELS - centre) / band) ** 2))).astype(np.float32)
+    return np.take(profile, _gradient_axis(shape[0], shape[1], round(angle_deg) % 360))
 
 
-def add_wear(canvas: FloatImage, distance: FloatImage, wear: float, rng: np.random.Generator) -> None:
+def shade_print(sheet: FloatImage, ink: npt.NDArray[np.float32], sheen: FloatImage | None) -> FloatImage:
+    """The print seen through the coating: ink density per channel, then the sheen towards white."""
+    canvas = sheet * ink
+    if sheen is not None:
+        np.multiply(canvas, (1.0 - sheen)[:, :, None], out=canvas)
+        canvas += (255.0 * sheen)[:, :, None]
+    return canvas
+
+
+@lru_cache(maxsize=512)
+def _rim(height: int, width: int, radius: float, rim: float) -> tuple[npt.NDArray[np.intp], FloatImage, tuple]:
+    """Pixels near the edge (flat indices), their closeness to the edge (0..1), and bilinear taps into
+    a 5 x 4 grid of random roughness values, so that wear touches only the rim of the card."""
+    distance = card_distance(height, width, radius)
+    closeness = np.exp(-np.maximum(distance, 0) / rim).astype(np.float32)
+    index = np.flatnonzero((closeness > 0.02) & (distance > -1.0))
+    ys, xs = np.divmod(index, width)
+    gy = ys * (4 / max(height - 1, 1))
+    gx = xs * (3 / max(width - 1, 1))
+    y0, x0 = np.minimum(gy.astype(np.intp), 3), np.minimum(gx.astype(np.intp), 2)
+    fy, fx = (gy - y0).astype(np.float32), (gx - x0).astype(np.float32)
+    taps = (
+        (y0 * 4 + x0, (1 - fy) * (1 - fx)),
+        (y0 * 4 + x0 + 1, (1 - fy) * fx),
+        ((y0 + 1) * 4 + x0, fy * (1 - fx)),
+        ((y0 + 1) * 4 + x0 + 1, fy * fx),
+    )
+    return index, closeness.ravel()[index], taps
+
+
+def add_wear(canvas: FloatImage, radius: float, wear: float, rng: np.random.Generator) -> None:
     """Edge whitening where the print is rubbed off, and a few light scratches; ``wear`` 0 (new) .. 1."""
-    height, width = distance.shape
-    blotches = rng.random((5, 4), dtype=np.float32)
+    height, width = canvas.shape[:2]
+    blotches = rng.random(20, dtype=np.float32)
     scratches = rng.poisson(3.0 * wear)
     ends = rng.random((max(scratches, 0), 4), dtype=np.float32)
     if wear <= 0.0:
         return
-    rough = cv2.resize(blotches, (width, height), interpolation=cv2.INTER_CUBIC)
-    rim = max(1.0, 0.012 * height) * (0.5 + 1.5 * wear)
-    amount = np.exp(-np.maximum(distance, 0) / rim) * np.clip(0.35 + rough, 0, 1) * min(1.0, 0.25 + wear)
-    canvas += (np.asarray(STOCK_BGR, np.float32) - canvas) * amount[:, :, None].astype(np.float32)
+    rim = round(max(1.0, 0.012 * height) * (0.5 + 1.5 * wear), 1)
+    index, closeness, taps = _rim(height, width, radius, rim)
+    rough = sum(blotches[cells] * weights for cells, weights in taps)
+    amount = closeness * np.clip(0.35 + rough, 0, 1) * min(1.0, 0.25 + wear)
+    flat = canvas.reshape(-1, 3)
+    flat[index] += (np.asarray(STOCK_BGR, np.float32) - flat[index]) * amount[:, None]
     if scratches:
         mask = np.zeros((height, width), np.float32)
         for x0, y0, dx, dy in ends:
@@ -145,11 +183,30 @@ def add_wear(canvas: FloatImage, distance: FloatImage, wear: float, rng: np.rand
         canvas += (255.0 - canvas) * mask[:, :, None]
 
 
+def per_card_finish(
+    sheet: FloatImage,
+    margin: int,
+    size: tuple[int, int],
+    look: tuple[float, float, float, float, float],
+    rng: np.random.Generator,
+) -> ByteImage:
+    """What differs card by card on one print: offset, ink, sheen, wear; then the rounded cut.
+
+    ``look`` is (ink jitter, gloss strength, gloss angle, wear, corner radius in px).
+    """
+    height, width = size
+    ink_jitter, gloss, gloss_angle, wear, radius = look
+    dx, dy = (int(v) for v in rng.integers(-margin + 1, margin, size=2))
+    ink = (1.0 + rng.normal(0.0, ink_jitter, size=3)).astype(np.float32)
+    sheen = sheen_map(size, gloss, gloss_angle, rng)
+    crop = sheet[margin + dy : margin + dy + height, margin + dx : margin + dx + width]
+    canvas = shade_print(crop, ink, sheen)
+    add_wear(canvas, radius, wear, rng)
+    return finish(canvas, card_alpha(height, width, radius))
+
+
 def finish(canvas: FloatImage, alpha: ByteImage) -> ByteImage:
-    """BGRA uint8 from a float canvas and the card's coverage."""
-    height, width = alpha.shape
-    out = np.empty((height, width, 4), np.uint8)
-    np.clip(canvas, 0, 255, out=canvas)
-    out[:, :, :3] = canvas
+    """BGRA uint8 from a float canvas (saturated to 0..255) and the card's coverage."""
+    out = cv2.cvtColor(cv2.convertScaleAbs(canvas), cv2.COLOR_BGR2BGRA)
     out[:, :, 3] = alpha
-    return out
+    return np.asarray(out, np.uint8)

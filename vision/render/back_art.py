@@ -31,12 +31,9 @@ from vision.render.art_paint import (
     BGR,
     ByteImage,
     FloatImage,
-    add_gloss,
-    add_wear,
-    card_alpha,
     card_distance,
-    finish,
     paste,
+    per_card_finish,
 )
 from vision.render.card_art import FACE_ASPECT
 from vision.render.fonts import CANONICAL_FONT, LETTERING_FONT_CANDIDATES, available_fonts, glyph_mask
@@ -72,17 +69,18 @@ class BackLook:
     base_end: BGR = _PAPER
     gradient_angle: float = 90.0
     motif_colour: BGR | None = None  # None: the lettering colour
-    motif_opacity: float = 0.5
-    motif_size: float = 0.16
+    motif_opacity: float = 0.6
+    motif_size: float = 0.19
     motif_spacing: float = 1.6  # centre distance in motif sizes
     motif_angle: float = 0.0
     border: float = 0.07
     border_colour: BGR | None = None  # None: the lettering colour
-    panel: str = "ellipse"  # behind the word: ellipse, band, none
+    panel: str = "pill"  # behind the word: pill, ellipse, band, none
     panel_colour: BGR = _PAPER
     word_colour: BGR | None = None  # None: the lettering colour
     word_angle: int = 90  # 90: lengthwise, reading bottom to top; 0: across
-    word_length: float = 0.8  # of the card height when lengthwise, of the width when across
+    word_length: float = 0.74  # of the card height when lengthwise, of the width when across
+    word_shadow: float = 0.018  # offset of a dark drop shadow under the word, 0 for none
     font: str = CANONICAL_FONT
     seed: int = 0
     wear: float = 0.15
@@ -138,11 +136,12 @@ class BackLook:
             motif_angle=float(rng.choice([0.0, 0.0, 15.0, -20.0, 45.0, 90.0])),
             border=float(rng.choice([0.0, 0.03, 0.06, 0.09])),
             border_colour=None if rng.random() < 0.7 else _colour_from_key(int(rng.integers(1 << 30))),
-            panel=str(rng.choice(["ellipse", "ellipse", "band", "none"])),
+            panel=str(rng.choice(["pill", "pill", "ellipse", "band", "none"])),
             panel_colour=panel_colour,
             word_colour=word_colour,
             word_angle=int(rng.choice([90, 90, 90, 270, 0, 60])),
-            word_length=float(rng.uniform(0.6, 0.9)),
+            word_length=float(rng.uniform(0.6, 0.85)),
+            word_shadow=float(rng.choice([0.0, 0.012, 0.02, 0.03])),
             font=str(fonts[int(rng.integers(len(fonts)))]),
             seed=int(rng.integers(1 << 30)),
             wear=float(rng.uniform(0.0, 0.6) ** 1.5),
@@ -236,35 +235,59 @@ def _paint_motifs(canvas: FloatImage, look: BackLook, width: int, height: int, m
         )
 
 
-def _paint_panel_and_word(canvas: FloatImage, look: BackLook, width: int, height: int, margin: int) -> None:
+def _word_mask(look: BackLook, width: int, height: int) -> FloatImage:
+    """The word, scaled to ``word_length`` (shorter inside an ellipse, which must contain it) and turned."""
     lengthwise = look.word_angle % 180 != 0
-    span = look.word_length * (height if lengthwise else width)
+    length = min(look.word_length, 0.62) if look.panel == "ellipse" else look.word_length
+    span = length * (height if lengthwise else width)
     glyph = glyph_mask(look.font, WORD, max(4, round(span / 6.5)), max(0, round(span / 120)))
     scale = span / glyph.shape[1]
     resized = cv2.resize(glyph, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    word = _turn(np.asarray(resized, np.float32) / np.float32(255), look.word_angle)
-    cx, cy = width / 2 + margin, height / 2 + margin
+    return _turn(np.asarray(resized, np.float32) / np.float32(255), look.word_angle)
+
+
+def _panel_mask(look: BackLook, word: FloatImage, shape: tuple[int, int], width: int) -> FloatImage:
+    """Coverage of the panel behind the word: a pill (stadium), an ellipse or a band across the card."""
+    panel = np.zeros(shape, np.float32)
+    cy, cx = shape[0] / 2, shape[1] / 2
+    half_h, half_w = word.shape[0] / 2, word.shape[1] / 2
+    pad = width * 0.07
+    if look.panel == "pill":
+        radius = min(half_h, half_w) + pad
+        reach = max(half_h, half_w) + pad - radius
+        dx, dy = (0.0, reach) if half_h >= half_w else (reach, 0.0)
+        ends = [(round((cx - dx) * 16), round((cy - dy) * 16)), (round((cx + dx) * 16), round((cy + dy) * 16))]
+        cv2.line(panel, ends[0], ends[1], 1.0, max(1, round(2 * radius)), cv2.LINE_AA, 4)
+    elif look.panel == "ellipse":
+        axes = (round((half_w * 1.42 + pad) * 16), round((half_h * 1.42 + pad) * 16))
+        cv2.ellipse(panel, (round(cx * 16), round(cy * 16)), axes, 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+    elif look.panel == "band":
+        lengthwise = half_h >= half_w
+        half = (half_w + pad, float(shape[0])) if lengthwise else (float(shape[1]), half_h + pad)
+        p0 = (round((cx - half[0]) * 16), round((cy - half[1]) * 16))
+        p1 = (round((cx + half[0]) * 16), round((cy + half[1]) * 16))
+        cv2.rectangle(panel, p0, p1, 1.0, -1, cv2.LINE_AA, 4)
+    return panel
+
+
+def _paint_panel_and_word(canvas: FloatImage, look: BackLook, width: int, height: int, margin: int) -> None:
+    word = _word_mask(look, width, height)
     if look.panel != "none":
-        panel = np.zeros(canvas.shape[:2], np.float32)
-        ph, pw = word.shape[0] * 0.56 + width * 0.05, word.shape[1] * 0.56 + width * 0.08
-        centre = (round(cx * 16), round(cy * 16))
-        if look.panel == "ellipse":
-            cv2.ellipse(panel, centre, (round(pw * 16), round(ph * 16)), 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
-        else:
-            half = (pw, float(height)) if lengthwise else (float(width), ph)
-            p0 = (round((cx - half[0]) * 16), round((cy - half[1]) * 16))
-            p1 = (round((cx + half[0]) * 16), round((cy + half[1]) * 16))
-            cv2.rectangle(panel, p0, p1, 1.0, -1, cv2.LINE_AA, 4)
-        ring = _grow(panel, max(1, round(width * 0.012)))
+        panel = _panel_mask(look, word, canvas.shape[:2], width)
+        ring = _grow(panel, max(1, round(width * 0.014)))
         paste(canvas, ring, look.border_colour or look.lettering, 0, 0)
         paste(canvas, panel, look.panel_colour, 0, 0)
-    halo = _grow(word, max(1, round(width * 0.01)))
-    x0, y0 = round(cx - word.shape[1] / 2), round(cy - word.shape[0] / 2)
+    x0 = round(canvas.shape[1] / 2 - word.shape[1] / 2)
+    y0 = round(canvas.shape[0] / 2 - word.shape[0] / 2)
     word_colour = look.word_colour or look.lettering
     halo_colour = look.panel_colour if look.panel != "none" else _PAPER
     if halo_colour == word_colour:
         halo_colour = look.lettering if word_colour != look.lettering else _PAPER
-    paste(canvas, halo, halo_colour, x0, y0)
+    paste(canvas, _grow(word, max(1, round(width * 0.01))), halo_colour, x0, y0)
+    if look.word_shadow > 0:
+        depth = max(1, round(look.word_shadow * width))
+        shadow_colour = tuple(round(v * 0.45) for v in word_colour)
+        paste(canvas, word, shadow_colour, x0 + depth, y0 + depth)  # type: ignore[arg-type]
     paste(canvas, word, word_colour, x0, y0)
 
 
@@ -313,13 +336,8 @@ def render_back(look: BackLook, height: int, rng: np.random.Generator) -> ByteIm
         raise ValueError(f"a back needs at least 8 px of height, not {height}")
     width = look.width_for(height)
     sheet, margin = _back_print(look, height)
-    dx, dy = (int(v) for v in rng.integers(-margin + 1, margin, size=2))
-    ink = 1.0 + rng.normal(0.0, 0.02, size=3).astype(np.float32)
-    canvas = sheet[margin + dy : margin + dy + height, margin + dx : margin + dx + width] * ink
-    add_gloss(canvas, look.gloss, 60.0, rng)
-    distance = card_distance(height, width, look.corner_radius * width)
-    add_wear(canvas, distance, look.wear, rng)
-    return finish(canvas, card_alpha(height, width, look.corner_radius * width))
+    finish_look = (0.02, look.gloss, 60.0, look.wear, look.corner_radius * width)
+    return per_card_finish(sheet, margin, (height, width), finish_look, rng)
 
 
 __all__ = ["LETTERING_BGR", "PATTERNS", "BackLook", "render_back"]

@@ -26,13 +26,9 @@ from vision.render.art_paint import (
     BGR,
     ByteImage,
     FloatImage,
-    add_gloss,
-    add_wear,
-    card_alpha,
-    card_distance,
-    finish,
     paint_sphere,
     paste,
+    per_card_finish,
 )
 from vision.render.fonts import CANONICAL_FONT, available_fonts, glyph_mask
 
@@ -60,7 +56,7 @@ CANONICAL_SHADOW: dict[Colour, Colour] = {
     Colour.GREEN: Colour.RED,
     Colour.BLUE: Colour.YELLOW,
 }
-_REFERENCE_HEIGHT = 400  # px; layouts are computed once at this size so every height shows the same card
+_REFERENCE_HEIGHT = 240  # px; layouts are computed once at this size so every height shows the same card
 _MARGIN = 0.05  # of the card width: print keeps this far from the cut
 
 
@@ -97,10 +93,10 @@ class FaceStyle:
     digit_white: BGR = (246, 248, 248)
     outline_colour: BGR = (40, 30, 30)
     font: str = CANONICAL_FONT
-    weight: float = 0.04
+    weight: float = 0.05
     digit_height: float = 0.30
     digit_centre: tuple[float, float] = (0.62, 0.25)
-    shadow_depth: float = 0.08
+    shadow_depth: float = 0.1
     shadow_angle: float = 35.0
     outline: float = 0.0
     ball_radius: float = 0.085
@@ -286,23 +282,18 @@ def _place_ball(
     boxes: list[tuple[float, float, float, float]],
     placed: list[tuple[float, float, float]],
 ) -> tuple[float, float, float] | None:
-    for _ in range(60):
-        x = rng.uniform(_MARGIN + r, 1 - _MARGIN - r)
-        y = float(np.clip(rng.normal(0.5, 0.22), 0.0, 1.0)) * yscale
-        y = float(np.clip(y, _MARGIN + r, yscale - _MARGIN - r))
-        if any(_circle_hits_box(x, y, r * 1.15, box) for box in boxes):
-            continue
-        if any(math.hypot(x - px, y - py) < (r + pr) * 1.12 for px, py, pr in placed):
-            continue
-        return (x, y, r)
-    return None
-
-
-def _circle_hits_box(x: float, y: float, r: float, box: tuple[float, float, float, float]) -> bool:
-    bx, by, bw, bh = box
-    nearest_x = min(max(x, bx), bx + bw)
-    nearest_y = min(max(y, by), by + bh)
-    return math.hypot(x - nearest_x, y - nearest_y) < r
+    """The first of 64 random candidates (denser towards the middle) clear of the digits and other balls."""
+    xs = rng.uniform(_MARGIN + r, 1 - _MARGIN - r, 64)
+    ys = np.clip(rng.normal(0.5, 0.22, 64) * yscale, _MARGIN + r, yscale - _MARGIN - r)
+    ok = np.ones(64, bool)
+    for bx, by, bw, bh in boxes:
+        gap_x = xs - np.clip(xs, bx, bx + bw)
+        gap_y = ys - np.clip(ys, by, by + bh)
+        ok &= np.hypot(gap_x, gap_y) >= r * 1.15
+    for px, py, pr in placed:
+        ok &= np.hypot(xs - px, ys - py) >= (r + pr) * 1.12
+    hits = np.flatnonzero(ok)
+    return None if hits.size == 0 else (float(xs[hits[0]]), float(ys[hits[0]]), r)
 
 
 @lru_cache(maxsize=8192)
@@ -328,11 +319,13 @@ def _digit_sprite(
     white = np.zeros(shape, np.float32)
     white[gy : gy + h, gx : gx + w] = glyph
     shadow = np.zeros(shape, np.float32)
-    shade = np.ones(shape, np.float32)
-    for i, (ox, oy) in reversed(list(enumerate(offsets, start=1))):
+    nearness = np.zeros(shape, np.float32)  # 1 right behind the glyph, falling towards the far end
+    solid = glyph > 0.5
+    for i, (ox, oy) in enumerate(offsets, start=1):
         region = (slice(gy + oy, gy + oy + h), slice(gx + ox, gx + ox + w))
         np.maximum(shadow[region], glyph, out=shadow[region])
-        shade[region] = np.where(glyph > 0.5, 1.0 - 0.3 * i / depth_px, shade[region])
+        np.maximum(nearness[region], solid * np.float32(1.0 - (i - 1) / depth_px), out=nearness[region])
+    shade = np.where(nearness > 0, 0.7 + 0.3 * nearness, 1.0).astype(np.float32)
     if outline_px > 0:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * outline_px + 1, 2 * outline_px + 1))
         outline = np.asarray(cv2.dilate(np.maximum(white, shadow), kernel), np.float32)
@@ -391,13 +384,8 @@ def render_face(card: Card, height: int, rng: np.random.Generator, style: FaceSt
     style = style or FaceStyle.canonical()
     width = style.width_for(height)
     sheet, margin = _face_print(card, style, height)
-    dx, dy = (int(v) for v in rng.integers(-margin + 1, margin, size=2))
-    ink = 1.0 + rng.normal(0.0, style.ink_jitter, size=3).astype(np.float32)
-    canvas = sheet[margin + dy : margin + dy + height, margin + dx : margin + dx + width] * ink
-    add_gloss(canvas, style.gloss, style.gloss_angle, rng)
-    distance = card_distance(height, width, style.corner_radius * width)
-    add_wear(canvas, distance, style.wear, rng)
-    return finish(canvas, card_alpha(height, width, style.corner_radius * width))
+    look = (style.ink_jitter, style.gloss, style.gloss_angle, style.wear, style.corner_radius * width)
+    return per_card_finish(sheet, margin, (height, width), look, rng)
 
 
 __all__ = ["FACE_ASPECT", "FaceLayout", "FaceStyle", "face_layout", "render_face"]
