@@ -138,7 +138,7 @@ def test_six_and_nine_differ_only_by_which_way_up_the_digit_reads(font: str) -> 
     style = FaceStyle(**{**FaceStyle.canonical().__dict__, "font": font, "wear": 0.0, "gloss": 0.0})
     six, nine = upright_digit_mask(style, 6), upright_digit_mask(style, 9)
     assert iou(six, nine[::-1, ::-1]) > 0.8, "no underline or other mark: a 9 is a 6 turned round"
-    assert iou(six, nine) < iou(six, nine[::-1, ::-1]) - 0.1
+    assert iou(six, nine) < min(0.85, iou(six, nine[::-1, ::-1]) - 0.05), "upright, the two read differently"
 
 
 @pytest.mark.parametrize("style_index", range(len(STYLE_SEEDS) + 1))
