@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.train",
     "referee.cli.simulate",
     "referee.cli.bench",
+    "referee.cli.synth",
 )
 
 

@@ -1,0 +1,219 @@
+"""Random scenes for training and evaluation, with splits that hold presets and seeds apart.
+
+``random_scene(seed, split, size)`` is a pure function: the same (seed, split, size) gives the same scene
+on any machine and in any worker. Splits:
+
+- ``train``: training surfaces and lights, face styles and random backs of the training pools;
+- ``val``: the same presets as ``train``, other seeds (a validation set from the training distribution);
+- ``heldout``: surfaces, lights, face print styles and random back designs training never sees.
+
+Seeds of different splits never meet: the split's name is part of every image's seed sequence.
+
+>>> a = random_scene(3, "train", (640, 640)); b = random_scene(3, "train", (640, 640))
+>>> a == b, a.surface in TRAIN_SURFACES
+(True, True)
+>>> random_scene(3, "heldout", (640, 640)).surface in HELDOUT_SURFACES
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.backs import DEFAULT_BACKS
+from referee.cards import CARD_WIDTH_MM
+from referee.errors import SetupError
+from vision.render.art import FACE_STYLES, RANDOM_BACK_PREFIX
+from vision.render.camera import Camera, focal_px_from_35mm
+from vision.render.layouts import (
+    PlacedCard,
+    loose_heap,
+    player_area,
+    random_stacks,
+    spread,
+)
+from vision.render.lighting import HELDOUT_LIGHTS, LIGHT_PRESETS, TRAIN_LIGHTS
+from vision.render.occluders import Occluder, random_cup, random_hand, random_phone
+from vision.render.scene import Effects, Scene
+from vision.render.table import HELDOUT_SURFACES, TRAIN_SURFACES, VARIANTS, hash_name
+
+SPLITS: tuple[str, ...] = ("train", "val", "heldout")
+MAX_CARDS = 60
+SENSORS: tuple[tuple[int, int], ...] = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
+FOCALS_35MM: tuple[float, ...] = (16.0, 20.0, 24.0, 28.0, 35.0, 50.0)
+RANDOM_BACKS = 500  # random back designs; the last fifth is kept for the heldout split
+
+
+@dataclass(frozen=True)
+class SplitPools:
+    surfaces: tuple[str, ...]
+    lights: tuple[str, ...]
+    face_styles: range
+    random_backs: range
+
+
+def pools(split: str) -> SplitPools:
+    """The presets a split draws from."""
+    if split not in SPLITS:
+        raise SetupError(f"unknown split {split!r}: expected one of {', '.join(SPLITS)}")
+    held = split == "heldout"
+    cut_styles, cut_backs = FACE_STYLES * 3 // 4, RANDOM_BACKS * 4 // 5
+    return SplitPools(
+        surfaces=HELDOUT_SURFACES if held else TRAIN_SURFACES,
+        lights=HELDOUT_LIGHTS if held else TRAIN_LIGHTS,
+        face_styles=range(cut_styles, FACE_STYLES) if held else range(cut_styles),
+        random_backs=range(cut_backs, RANDOM_BACKS) if held else range(cut_backs),
+    )
+
+
+def scene_rng(seed: int, split: str) -> np.random.Generator:
+    return np.random.default_rng([hash_name(split), int(seed)])
+
+
+def _choose_backs(rng: np.random.Generator, pool: SplitPools, players: int) -> list[str]:
+    catalogue = [b.id for b in DEFAULT_BACKS]
+    backs: list[str] = []
+    while len(backs) < players:
+        if rng.random() < 0.7:
+            candidate = catalogue[int(rng.integers(len(catalogue)))]
+        else:
+            candidate = f"{RANDOM_BACK_PREFIX}{int(rng.choice(pool.random_backs))}"
+        if candidate not in backs:
+            backs.append(candidate)
+    return backs
+
+
+def _layout(rng: np.random.Generator, backs: list[str]) -> tuple[list[PlacedCard], tuple[float, float], float]:
+    """Cards, the point to look at and the extent (mm) worth framing."""
+    kind = rng.choice(["centre", "table", "player", "counting", "heap"], p=[0.35, 0.2, 0.1, 0.2, 0.15])
+    if kind == "centre":
+        cards = random_stacks(rng, int(rng.integers(1, 13)), backs, float(rng.uniform(95, 140)))
+        return cards, (0.0, 0.0), 350.0
+    if kind in ("table", "player"):
+        players = len(backs)
+        radius = float(rng.uniform(330, 480))
+        cards = random_stacks(rng, int(rng.integers(0, 8)), backs, 110.0) if kind == "table" else []
+        for p, back in enumerate(backs):
+            a = 2 * math.pi * p / players + float(rng.normal(0, 0.1))
+            seat = (radius * math.sin(a), radius * math.cos(a))
+            cards += player_area(rng, seat, -math.degrees(a), back, int(rng.integers(3, 6)))
+        if kind == "table":
+            return cards, (0.0, 0.0), 2 * radius + 200
+        a = float(rng.uniform(0, 2 * math.pi))
+        return cards, (radius * math.sin(a), radius * math.cos(a)), 450.0
+    if kind == "counting":
+        cards = []
+        groups = int(rng.integers(1, 6))
+        for g in range(groups):
+            start = (float(rng.uniform(-250, 150)), (g - groups / 2) * 120.0 + float(rng.normal(0, 10)))
+            angle = float(rng.normal(0, 10)) + 90 * int(rng.random() < 0.2)
+            count = int(rng.integers(3, 26))
+            cards += spread(rng, start, angle, count, backs[g % len(backs)], bool(rng.random() < 0.4))
+        return cards, (0.0, 0.0), 500.0
+    cards = loose_heap(
+        rng, (0.0, 0.0), float(rng.uniform(60, 220)), int(rng.integers(3, 40)), backs, float(rng.uniform(0, 1))
+    )
+    return cards, (0.0, 0.0), 400.0
+
+
+def _camera(rng: np.random.Generator, focus: tuple[float, float], size: tuple[int, int]) -> Camera:
+    sensor = SENSORS[int(rng.integers(len(SENSORS)))]
+    focal_35 = float(rng.choice(FOCALS_35MM))
+    focal = focal_px_from_35mm(focal_35, sensor[0])
+    tilt = float(45.0 * rng.beta(1.2, 2.0))
+    # Output window: a crop of the sensor with the output's aspect, resized to ``size``.
+    aspect = size[0] / size[1]
+    crop_h = sensor[1] * float(rng.uniform(0.55, 1.0))
+    crop_w = min(crop_h * aspect, sensor[0])
+    crop_h = crop_w / aspect
+    # off-centre windows show the lens distortion of the sensor's edges; the optical centre stays inside
+    x0 = (sensor[0] - crop_w) / 2 + float(rng.uniform(-0.4, 0.4)) * min(sensor[0] - crop_w, crop_w)
+    y0 = (sensor[1] - crop_h) / 2 + float(rng.uniform(-0.4, 0.4)) * min(sensor[1] - crop_h, crop_h)
+    # Card width in output pixels, log-uniform: from small cards on a far table to close-ups.
+    card_px = math.exp(rng.uniform(math.log(22), math.log(200))) * size[0] / 640
+    card_px_sensor = card_px * crop_w / size[0]
+    distance = focal * CARD_WIDTH_MM / card_px_sensor
+    k1 = float(rng.uniform(0.02, 0.12)) if focal_35 <= 20 else float(rng.uniform(-0.03, 0.05))
+    target = (focus[0] + float(rng.normal(0, 40)), focus[1] + float(rng.normal(0, 40)))
+    full = Camera.looking_at(
+        target, distance, tilt, focal, sensor, float(rng.uniform(0, 360)), float(rng.normal(0, 2)), k1
+    )
+    return full.cropped(x0, y0, crop_w, crop_h, size)
+
+
+def _occluders(
+    rng: np.random.Generator, cards: list[PlacedCard], focus: tuple[float, float], lens_height: float
+) -> list[Occluder]:
+    out: list[Occluder] = []
+
+    def near() -> tuple[float, float]:
+        if cards:
+            c = cards[int(rng.integers(len(cards)))].centre_mm
+            return (c[0] + float(rng.normal(0, 40)), c[1] + float(rng.normal(0, 40)))
+        return (focus[0] + float(rng.normal(0, 150)), focus[1] + float(rng.normal(0, 150)))
+
+    for _ in range(int(rng.choice([0, 0, 0, 0, 1, 1, 2]))):
+        out.append(random_hand(rng, near(), float(rng.uniform(250, 450)), 0.35 * lens_height))
+    if rng.random() < 0.2:
+        out.append(random_cup(rng, near()))
+    if rng.random() < 0.15:
+        out.append(random_phone(rng, near()))
+    return out
+
+
+def _effects(rng: np.random.Generator) -> Effects:
+    return Effects(
+        motion_blur_px=float(rng.uniform(2, 9)) if rng.random() < 0.15 else 0.0,
+        motion_angle_deg=float(rng.uniform(0, 180)),
+        defocus_sigma=float(rng.uniform(0.5, 2.0)) if rng.random() < 0.2 else 0.0,
+        noise_scale=float(rng.uniform(0.5, 1.5)),
+        jpeg_quality=int(rng.integers(35, 90)) if rng.random() < 0.3 else 0,
+    )
+
+
+def random_scene(seed: int, split: str = "train", size: tuple[int, int] = (640, 640)) -> Scene:
+    """One random table scene of the split (deterministic by seed)."""
+    pool = pools(split)
+    rng = scene_rng(seed, split)
+    backs = _choose_backs(rng, pool, int(rng.integers(2, 13)))
+    cards, focus, _ = _layout(rng, backs)
+    if cards and rng.random() < 0.6:
+        focus = cards[int(rng.integers(len(cards)))].centre_mm  # look at the cards, not at empty table
+    camera = _camera(rng, focus, size)
+    cards = _cull(cards, camera)
+    lens_height = -camera.centre_mm[2]
+    surface = pool.surfaces[int(rng.integers(len(pool.surfaces)))]
+    light = LIGHT_PRESETS[pool.lights[int(rng.integers(len(pool.lights)))]].sample(rng)
+    return Scene(
+        camera=camera,
+        surface=surface,
+        surface_variant=int(rng.integers(VARIANTS)),
+        surface_gains=tuple(float(g) for g in rng.uniform(0.8, 1.15) * rng.uniform(0.92, 1.08, 3)),  # type: ignore[arg-type]
+        surface_rotation_deg=float(rng.uniform(0, 360)),
+        light=light,
+        cards=tuple(cards),
+        occluders=tuple(_occluders(rng, cards, focus, lens_height)),
+        face_style=int(rng.choice(pool.face_styles)),
+        effects=_effects(rng),
+        seed=int(rng.integers(2**31)),
+    )
+
+
+def _cull(cards: list[PlacedCard], camera: Camera) -> list[PlacedCard]:
+    """Drops cards outside the frame, then keeps at most ``MAX_CARDS`` (the top ones of the pile order)."""
+    if not cards:
+        return []
+    w, h = camera.size
+    margin = 0.1 * max(w, h)
+    flat = np.vstack([card.corners_mm() for card in cards])
+    xyz = np.column_stack([flat, np.zeros(len(flat))])
+    # behind or right under the lens: no real camera sees it
+    in_front = camera.depth(xyz).reshape(-1, 4).min(axis=1) >= 50.0
+    corners = camera.project(flat).reshape(-1, 4, 2)
+    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    inside = (hi[:, 0] >= -margin) & (hi[:, 1] >= -margin) & (lo[:, 0] <= w + margin) & (lo[:, 1] <= h + margin)
+    kept = [card for card, keep in zip(cards, in_front & inside, strict=True) if keep]
+    return kept[-MAX_CARDS:]
