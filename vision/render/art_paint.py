@@ -130,9 +130,9 @@ def sheen_map(shape: tuple[int, int], strength: float, angle_deg: float, rng: np
     return np.take(profile, _gradient_axis(shape[0], shape[1], round(angle_deg) % 360))
 
 
-def shade_print(sheet: FloatImage, ink: npt.NDArray[np.float32], sheen: FloatImage | None) -> FloatImage:
+def shade_print(sheet: ByteImage, ink: npt.NDArray[np.float32], sheen: FloatImage | None) -> FloatImage:
     """The print seen through the coating: ink density per channel, then the sheen towards white."""
-    canvas = sheet * ink
+    canvas: FloatImage = sheet * ink
     if sheen is not None:
         np.multiply(canvas, (1.0 - sheen)[:, :, None], out=canvas)
         canvas += (255.0 * sheen)[:, :, None]
@@ -184,7 +184,7 @@ def add_wear(canvas: FloatImage, radius: float, wear: float, rng: np.random.Gene
 
 
 def per_card_finish(
-    sheet: FloatImage,
+    sheet: ByteImage,
     margin: int,
     size: tuple[int, int],
     look: tuple[float, float, float, float, float],

@@ -316,8 +316,8 @@ def _paint_border(canvas: FloatImage, look: BackLook, width: int, height: int, m
     paste(canvas, line, look.border_colour or look.lettering, 0, 0)
 
 
-@lru_cache(maxsize=512)
-def _back_print(look: BackLook, height: int) -> tuple[FloatImage, int]:
+@lru_cache(maxsize=256)
+def _back_print(look: BackLook, height: int) -> tuple[ByteImage, int]:
     """The printed design with ``margin`` px of bleed on every side, before per-card effects."""
     width = look.width_for(height)
     margin = math.ceil(look.print_offset * width) + 1
@@ -326,8 +326,9 @@ def _back_print(look: BackLook, height: int) -> tuple[FloatImage, int]:
     _paint_motifs(canvas, look, width, height, margin)
     _paint_panel_and_word(canvas, look, width, height, margin)
     _paint_border(canvas, look, width, height, margin)
-    canvas.setflags(write=False)
-    return canvas, margin
+    sheet = np.round(np.clip(canvas, 0, 255)).astype(np.uint8)  # a quarter of the memory of float
+    sheet.setflags(write=False)
+    return sheet, margin
 
 
 def render_back(look: BackLook, height: int, rng: np.random.Generator) -> ByteImage:

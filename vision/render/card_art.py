@@ -355,8 +355,8 @@ def _paint_digit(
         paste(canvas, white, style.digit_white, x, y)
 
 
-@lru_cache(maxsize=1024)
-def _face_print(card: Card, style: FaceStyle, height: int) -> tuple[FloatImage, int]:
+@lru_cache(maxsize=512)
+def _face_print(card: Card, style: FaceStyle, height: int) -> tuple[ByteImage, int]:
     """The printed sheet of one face with ``margin`` px of bleed on every side, before per-card effects."""
     width = style.width_for(height)
     margin = math.ceil(style.print_offset * width) + 1
@@ -368,8 +368,9 @@ def _face_print(card: Card, style: FaceStyle, height: int) -> tuple[FloatImage, 
         ball_colour = style.colour_of(others[other])
         paint_sphere(canvas, x * width + margin, y * height + margin, r * width, ball_colour, style.ball_highlight)
     _paint_digit(canvas, card, style, layout, height, margin)
-    canvas.setflags(write=False)
-    return canvas, margin
+    sheet = np.round(np.clip(canvas, 0, 255)).astype(np.uint8)  # a quarter of the memory of float
+    sheet.setflags(write=False)
+    return sheet, margin
 
 
 def render_face(card: Card, height: int, rng: np.random.Generator, style: FaceStyle | None = None) -> ByteImage:
