@@ -48,6 +48,7 @@ from referee.simulator.result import Outcome, RoundResult
 from referee.simulator.table import Table, centre_place, row_place, slap
 from referee.simulator.trace import Mark, Move, Pickup, TraceRecord
 
+_SORTED_SET = sorted(FULL_SET)
 CONFLICT_WINDOW = 0.15
 """Seconds within which two identical cards on one stack count as landing at the same moment."""
 FPS = 30
@@ -129,7 +130,9 @@ class Round:
     """A round in progress. :meth:`play` runs it to the end and returns the :class:`RoundResult`.
 
     ``observer`` (optional) is called with the round after every step, so tests can check invariants such
-    as :meth:`holdings` while the round runs.
+    as :meth:`holdings` while the round runs. ``deals`` (optional, for scenarios) gives each player's set in
+    dealing order instead of shuffling it: 10 cards to the Ligretto pile (the 10th on top), then the row,
+    then the hand (the last card on top).
     """
 
     def __init__(
@@ -139,8 +142,11 @@ class Round:
         settings: SimSettings | None = None,
         number: int = 1,
         observer: Callable[[Round], None] | None = None,
+        deals: Sequence[Sequence[Card]] | None = None,
     ) -> None:
         check_setup(backs)
+        if deals is not None and (len(deals) != len(backs) or any(sorted(d) != _SORTED_SET for d in deals)):
+            raise SetupError("deals must give each player a whole set of 40 cards, in dealing order")
         self.backs = tuple(backs)
         self.seed = seed
         self.number = number
@@ -148,7 +154,7 @@ class Round:
         self.rng = random.Random(seed)
         self.observer = observer
         self.table = Table.for_players(len(backs), row_size(len(backs)), self.backs)
-        self.seats = [self._deal(i, back) for i, back in enumerate(self.backs)]
+        self.seats = [self._deal(i, back, None if deals is None else deals[i]) for i, back in enumerate(self.backs)]
         self.stacks: list[_Stack] = []
         self.wanted: dict[Card, list[int]] = {}
         self.loose: list[_Loose] = []
@@ -280,7 +286,7 @@ class Round:
         else:
             stack = self.stacks[plan.stack - 1]
             window = stack.window
-            if len(stack.cards) == plan.height:
+            if len(stack.cards) == plan.height and window is None:
                 self._play_on(seat, plan, stack)
             elif (
                 window is not None
@@ -381,7 +387,7 @@ class Round:
     def _land_mistake(self, seat: _Seat, plan: _Plan) -> None:
         t = self.now
         stack = None if plan.stack is None else self.stacks[plan.stack - 1]
-        if stack is not None and len(stack.cards) != plan.height:
+        if stack is not None and (len(stack.cards) != plan.height or stack.window is not None):
             self._next(seat, t)  # the stack changed while the card was in the air: the bot sees it
             return
         top = None if stack is None else stack.top
@@ -579,9 +585,11 @@ class Round:
 
     # ------------------------------------------------------------------------------------------ helpers
 
-    def _deal(self, index: int, back: str) -> _Seat:
+    def _deal(self, index: int, back: str, dealt: Sequence[Card] | None) -> _Seat:
         cards = list(FULL_SET)
         self.rng.shuffle(cards)
+        if dealt is not None:
+            cards = list(dealt)
         low, high = self.settings.bots.speeds
         return _Seat(index, back, Places.deal(cards, row_size(len(self.backs))), self.rng.uniform(low, high))
 
