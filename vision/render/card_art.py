@@ -29,6 +29,7 @@ from vision.render.art_paint import (
     paint_sphere,
     paste,
     per_card_finish,
+    sphere_layers,
 )
 from vision.render.fonts import CANONICAL_FONT, available_fonts, glyph_mask
 
@@ -41,7 +42,7 @@ SHADE_RANGES: dict[Colour, tuple[tuple[float, float], tuple[float, float], tuple
     Colour.RED: ((-6.0, 5.0), (0.78, 1.0), (0.72, 0.95)),
     Colour.YELLOW: ((44.0, 55.0), (0.85, 1.0), (0.90, 1.0)),
     Colour.GREEN: ((120.0, 155.0), (0.75, 1.0), (0.50, 0.75)),
-    Colour.BLUE: ((200.0, 220.0), (0.80, 1.0), (0.55, 0.85)),
+    Colour.BLUE: ((204.0, 222.0), (0.80, 1.0), (0.55, 0.85)),
 }
 CANONICAL_HSV: dict[Colour, tuple[float, float, float]] = {
     Colour.RED: (356.0, 0.90, 0.88),
@@ -56,6 +57,7 @@ CANONICAL_SHADOW: dict[Colour, Colour] = {
     Colour.GREEN: Colour.RED,
     Colour.BLUE: Colour.YELLOW,
 }
+BALL_ARRANGEMENTS = ("scatter", "diagonal", "cluster")
 _REFERENCE_HEIGHT = 240  # px; layouts are computed once at this size so every height shows the same card
 _MARGIN = 0.05  # of the card width: print keeps this far from the cut
 
@@ -104,6 +106,10 @@ class FaceStyle:
     ball_counts: tuple[int, ...] = tuple(range(1, HIGHEST + 1))
     ball_seed: int = 6
     ball_highlight: float = 0.9
+    ball_arrangement: str = "scatter"  # scatter, diagonal (upper left to lower right) or cluster
+    ball_shadow: float = 0.0  # opacity of a printed drop shadow under each ball
+    ball_outline: float = 0.0  # dark cartoon outline, fraction of the ball radius
+    vignette: float = 0.0  # the printed colour darkens towards the edges by this much
     gloss: float = 0.06
     gloss_angle: float = 60.0
     wear: float = 0.15
@@ -115,6 +121,8 @@ class FaceStyle:
     def __post_init__(self) -> None:
         if len(self.ball_counts) != HIGHEST:
             raise ValueError(f"ball_counts needs one count per value 1..{HIGHEST}, got {len(self.ball_counts)}")
+        if self.ball_arrangement not in BALL_ARRANGEMENTS:
+            raise ValueError(f"ball_arrangement {self.ball_arrangement!r} is not one of {BALL_ARRANGEMENTS}")
         if not 0.4 <= self.aspect <= 1.0:
             raise ValueError(f"aspect {self.aspect} is not a plausible card width/height")
 
@@ -161,6 +169,10 @@ class FaceStyle:
             ball_counts=counts,
             ball_seed=int(rng.integers(1 << 30)),
             ball_highlight=float(rng.uniform(0.5, 1.0)),
+            ball_arrangement=str(rng.choice(BALL_ARRANGEMENTS, p=[0.6, 0.25, 0.15])),
+            ball_shadow=float(rng.choice([0.0, 0.0, 0.25, 0.45])),
+            ball_outline=float(rng.choice([0.0, 0.0, 0.0, 0.12])),
+            vignette=float(rng.uniform(0.0, 0.12)),
             gloss=float(rng.uniform(0.0, 0.15)),
             gloss_angle=float(rng.uniform(0, 360)),
             wear=float(rng.uniform(0.0, 0.6) ** 1.5),
@@ -264,7 +276,8 @@ def _ball_positions(
     for _attempt in range(12):
         placed: list[tuple[float, float, float]] = []
         for _ in range(count):
-            spot = _place_ball(rng, radius * (1 + style.ball_size_jitter * rng.uniform(-1, 1)), yscale, boxes, placed)
+            size = radius * (1 + style.ball_size_jitter * rng.uniform(-1, 1))
+            spot = _place_ball(rng, size, yscale, boxes, placed, style.ball_arrangement)
             if spot is None:
                 break
             placed.append(spot)
@@ -281,10 +294,18 @@ def _place_ball(
     yscale: float,
     boxes: list[tuple[float, float, float, float]],
     placed: list[tuple[float, float, float]],
+    arrangement: str = "scatter",
 ) -> tuple[float, float, float] | None:
-    """The first of 64 random candidates (denser towards the middle) clear of the digits and other balls."""
-    xs = rng.uniform(_MARGIN + r, 1 - _MARGIN - r, 64)
-    ys = np.clip(rng.normal(0.5, 0.22, 64) * yscale, _MARGIN + r, yscale - _MARGIN - r)
+    """The first of 64 random candidates clear of the digits and other balls (x in widths, y in widths)."""
+    if arrangement == "diagonal":  # along the free diagonal, upper left to lower right
+        t = rng.uniform(0.1, 0.9, 64)
+        xs, ys = t + rng.normal(0, 0.07, 64), (t + rng.normal(0, 0.07, 64)) * yscale
+    elif arrangement == "cluster":
+        xs, ys = rng.normal(0.5, 0.14, 64), rng.normal(0.5, 0.14, 64) * yscale
+    else:
+        xs, ys = rng.uniform(0, 1, 64), rng.normal(0.5, 0.22, 64) * yscale
+    xs = np.clip(xs, _MARGIN + r, 1 - _MARGIN - r)
+    ys = np.clip(ys, _MARGIN + r, yscale - _MARGIN - r)
     ok = np.ones(64, bool)
     for bx, by, bw, bh in boxes:
         gap_x = xs - np.clip(xs, bx, bx + bw)
@@ -355,18 +376,43 @@ def _paint_digit(
         paste(canvas, white, style.digit_white, x, y)
 
 
+@lru_cache(maxsize=64)
+def _edge_falloff(height: int, width: int) -> FloatImage:
+    """0 in the middle of the card, 1 at its corners (squared elliptical distance)."""
+    ys = (np.arange(height, dtype=np.float32) + 0.5) / height * 2 - 1
+    xs = (np.arange(width, dtype=np.float32) + 0.5) / width * 2 - 1
+    falloff = ((ys[:, None] ** 2 + xs[None, :] ** 2) / 2).astype(np.float32)
+    falloff.setflags(write=False)
+    return falloff
+
+
+def _paint_disc(canvas: FloatImage, cx: float, cy: float, radius: float, colour: BGR, opacity: float) -> None:
+    coverage, _, _ = sphere_layers(max(4, round(radius * 4)), 0.0)
+    size = coverage.shape[0]
+    paste(canvas, coverage * np.float32(opacity), colour, round(cx - size / 2), round(cy - size / 2))
+
+
 @lru_cache(maxsize=512)
 def _face_print(card: Card, style: FaceStyle, height: int) -> tuple[ByteImage, int]:
     """The printed sheet of one face with ``margin`` px of bleed on every side, before per-card effects."""
     width = style.width_for(height)
     margin = math.ceil(style.print_offset * width) + 1
     canvas = np.empty((height + 2 * margin, width + 2 * margin, 3), np.float32)
-    canvas[:] = style.colour_of(card.colour)
+    base = style.colour_of(card.colour)
+    canvas[:] = base
+    if style.vignette > 0:
+        canvas *= 1.0 - style.vignette * _edge_falloff(canvas.shape[0], canvas.shape[1])[:, :, None]
     layout = face_layout(card.number, style)
     others = [c for c in COLOURS if c is not card.colour]
     for x, y, r, other in layout.balls:
-        ball_colour = style.colour_of(others[other])
-        paint_sphere(canvas, x * width + margin, y * height + margin, r * width, ball_colour, style.ball_highlight)
+        cx, cy, radius = x * width + margin, y * height + margin, r * width
+        if style.ball_shadow > 0:
+            _paint_disc(
+                canvas, cx + 0.18 * radius, cy + 0.22 * radius, radius * 1.05, _darker(base, 0.45), style.ball_shadow
+            )
+        if style.ball_outline > 0:
+            _paint_disc(canvas, cx, cy, radius * (1 + style.ball_outline), style.outline_colour, 1.0)
+        paint_sphere(canvas, cx, cy, radius, style.colour_of(others[other]), style.ball_highlight)
     _paint_digit(canvas, card, style, layout, height, margin)
     sheet = np.round(np.clip(canvas, 0, 255)).astype(np.uint8)  # a quarter of the memory of float
     sheet.setflags(write=False)

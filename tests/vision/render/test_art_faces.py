@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from referee.cards import COLOURS, FULL_SET, Card, Colour
-from vision.render.card_art import SHADE_RANGES, FaceStyle, face_layout, render_face
+from vision.render.card_art import BALL_ARRANGEMENTS, SHADE_RANGES, FaceStyle, face_layout, render_face
 from vision.render.fonts import available_fonts
 
 # OpenCV hue (0..180) bands of the four colour classes, wider than the renderer's ranges on purpose.
@@ -135,7 +137,7 @@ def iou(a: np.ndarray, b: np.ndarray) -> float:
 
 @pytest.mark.parametrize("font", available_fonts())
 def test_six_and_nine_differ_only_by_which_way_up_the_digit_reads(font: str) -> None:
-    style = FaceStyle(**{**FaceStyle.canonical().__dict__, "font": font, "wear": 0.0, "gloss": 0.0})
+    style = replace(FaceStyle.canonical(), font=font, wear=0.0, gloss=0.0)
     six, nine = upright_digit_mask(style, 6), upright_digit_mask(style, 9)
     assert iou(six, nine[::-1, ::-1]) > 0.8, "no underline or other mark: a 9 is a 6 turned round"
     assert iou(six, nine) < min(0.85, iou(six, nine[::-1, ::-1]) - 0.05), "upright, the two read differently"
@@ -163,7 +165,7 @@ def test_canonical_ball_count_equals_value() -> None:
 
 @pytest.mark.parametrize("colour", COLOURS)
 def test_balls_are_in_the_other_colours(colour: Colour) -> None:
-    style = FaceStyle(**{**FaceStyle.canonical().__dict__, "wear": 0.0, "gloss": 0.0, "print_offset": 0.0})
+    style = replace(FaceStyle.canonical(), wear=0.0, gloss=0.0, print_offset=0.0)
     card = Card(colour, 10)
     face = render_face(card, 300, np.random.default_rng(0), style)
     height, width = face.shape[:2]
@@ -181,3 +183,24 @@ def test_balls_are_in_the_other_colours(colour: Colour) -> None:
 def test_too_small_height_is_refused() -> None:
     with pytest.raises(ValueError, match="8 px"):
         render_face(Card.parse("r1"), 4, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("arrangement", BALL_ARRANGEMENTS)
+@pytest.mark.parametrize("radius", [0.065, 0.1])
+def test_every_arrangement_fits_all_ten_balls(arrangement: str, radius: float) -> None:
+    style = replace(FaceStyle.canonical(), ball_arrangement=arrangement, ball_radius=radius, ball_size_jitter=0.3)
+    for number in range(1, 11):
+        assert len(face_layout(number, style).balls) == number
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"ball_arrangement": "spiral"}, "ball_arrangement"),
+        ({"aspect": 1.5}, "aspect"),
+        ({"ball_counts": (1,)}, "one count"),
+    ],
+)
+def test_implausible_styles_are_refused(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        replace(FaceStyle.canonical(), **change)
