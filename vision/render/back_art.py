@@ -81,6 +81,7 @@ class BackLook:
     word_angle: int = 90  # 90: lengthwise, reading bottom to top; 0: across
     word_length: float = 0.74  # of the card height when lengthwise, of the width when across
     word_shadow: float = 0.018  # offset of a dark drop shadow under the word, 0 for none
+    word_bounce: float = 0.08  # every other letter raised by this fraction of the letter height
     font: str = CANONICAL_FONT
     seed: int = 0
     wear: float = 0.15
@@ -109,7 +110,14 @@ class BackLook:
         lettering = LETTERING_BGR.get(design.lettering) or _colour_from_key(key)
         symbol = design.symbol if design.symbol in SYMBOLS else SYMBOLS[key % len(SYMBOLS)]
         pattern = _BOX_PATTERN.get(design.box, PATTERNS[(key >> 8) % len(PATTERNS)])
-        return cls(lettering=lettering, symbol=symbol, pattern=pattern, seed=key % 10_000)
+        return cls(
+            lettering=lettering,
+            symbol=symbol,
+            pattern=pattern,
+            base=_tint(_PAPER, lettering, 0.06),
+            base_end=_tint(_PAPER, lettering, 0.16),
+            seed=key % 10_000,
+        )
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> BackLook:
@@ -119,7 +127,8 @@ class BackLook:
         base = _random_base(rng, dark, lettering)
         base_end = tuple(int(np.clip(v + rng.normal(0, 18), 0, 255)) for v in base)
         inverted = rng.random() < 0.2  # light word on a panel of the lettering colour
-        panel_colour = lettering if inverted else (_PAPER if not dark else base)
+        readable_on_base = abs(_luma(lettering) - _luma(base)) > 70
+        panel_colour = lettering if inverted else (base if dark and readable_on_base else _PAPER)
         word_colour = _PAPER if inverted else lettering
         fonts = available_fonts(LETTERING_FONT_CANDIDATES)
         return cls(
@@ -142,6 +151,7 @@ class BackLook:
             word_angle=int(rng.choice([90, 90, 90, 270, 0, 60])),
             word_length=float(rng.uniform(0.6, 0.85)),
             word_shadow=float(rng.choice([0.0, 0.012, 0.02, 0.03])),
+            word_bounce=float(rng.choice([0.0, 0.0, 0.06, 0.12])),
             font=str(fonts[int(rng.integers(len(fonts)))]),
             seed=int(rng.integers(1 << 30)),
             wear=float(rng.uniform(0.0, 0.6) ** 1.5),
@@ -150,6 +160,19 @@ class BackLook:
             corner_radius=float(rng.uniform(0.04, 0.09)),
             aspect=float(np.clip(rng.normal(FACE_ASPECT, 0.015), 0.6, 0.7)),
         )
+
+
+def _luma(colour: BGR) -> float:
+    return 0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2]
+
+
+def _tint(paper: BGR, ink: BGR, amount: float) -> BGR:
+    """``paper`` with ``amount`` of ``ink`` mixed in."""
+    return (
+        round(paper[0] + (ink[0] - paper[0]) * amount),
+        round(paper[1] + (ink[1] - paper[1]) * amount),
+        round(paper[2] + (ink[2] - paper[2]) * amount),
+    )
 
 
 def _colour_from_key(key: int) -> BGR:
@@ -240,10 +263,30 @@ def _word_mask(look: BackLook, width: int, height: int) -> FloatImage:
     lengthwise = look.word_angle % 180 != 0
     length = min(look.word_length, 0.62) if look.panel == "ellipse" else look.word_length
     span = length * (height if lengthwise else width)
-    glyph = glyph_mask(look.font, WORD, max(4, round(span / 6.5)), max(0, round(span / 120)))
+    glyph = _bouncy_word(look.font, max(4, round(span / 6.5)), max(0, round(span / 120)), look.word_bounce)
     scale = span / glyph.shape[1]
     resized = cv2.resize(glyph, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return _turn(np.asarray(resized, np.float32) / np.float32(255), look.word_angle)
+
+
+@lru_cache(maxsize=256)
+def _bouncy_word(font: str, letter_px: int, stroke: int, bounce: float) -> ByteImage:
+    """The word set letter by letter, every other letter raised by ``bounce`` letter heights (a logo look)."""
+    if bounce <= 0:
+        return glyph_mask(font, WORD, letter_px, stroke)
+    letters = [glyph_mask(font, letter, letter_px, stroke) for letter in WORD]
+    lift = round(bounce * letter_px)
+    gap = max(1, round(letter_px * 0.04))
+    height = max(letter.shape[0] for letter in letters) + lift
+    width = sum(letter.shape[1] for letter in letters) + gap * (len(letters) - 1)
+    word = np.zeros((height, width), np.uint8)
+    x = 0
+    for index, letter in enumerate(letters):
+        top = height - letter.shape[0] - (lift if index % 2 else 0)
+        region = word[top : top + letter.shape[0], x : x + letter.shape[1]]
+        np.maximum(region, letter, out=region)
+        x += letter.shape[1] + gap
+    return word
 
 
 def _panel_mask(look: BackLook, word: FloatImage, shape: tuple[int, int], width: int) -> FloatImage:
