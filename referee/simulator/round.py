@@ -91,6 +91,8 @@ class _Loose:
     stack: int | None
     source: str
     placement: Placement
+    site: Placement | None = None
+    """The spot of an illegal card that started no stack: free again once it is taken back."""
 
 
 @dataclass
@@ -153,7 +155,8 @@ class Round:
         self.settings = settings or SimSettings()
         self.rng = random.Random(seed)
         self.observer = observer
-        self.table = Table.for_players(len(backs), row_size(len(backs)), self.backs)
+        self.table = Table.for_players(len(backs), row_size(len(backs)), self.backs, self.rng.uniform(0.0, 60.0))
+        self.free_sites = list(self.table.sites)
         self.seats = [self._deal(i, back, None if deals is None else deals[i]) for i, back in enumerate(self.backs)]
         self.stacks: list[_Stack] = []
         self.wanted: dict[Card, list[int]] = {}
@@ -300,7 +303,7 @@ class Round:
 
     def _start_stack(self, seat: _Seat, plan: _Plan) -> None:
         t = self.now
-        base = self.table.stack_position(self._occupied(), self.rng)
+        base = self._claim_site()
         stack = _Stack(len(self.stacks) + 1, base, [])
         self.stacks.append(stack)
         placement = slap(base, self.rng)
@@ -392,7 +395,7 @@ class Round:
             return
         top = None if stack is None else stack.top
         ruling = judge(top, plan.card, stopped=self._outcome is not None)
-        base = self.table.stack_position(self._occupied(), self.rng) if stack is None else stack.base
+        base = self._claim_site() if stack is None else stack.base
         placement = slap(base, self.rng)
         seat.places.take(plan.source)
         self._move(plan.t_start, seat, plan.card, plan.source, centre_place(plan.stack), placement)
@@ -410,11 +413,13 @@ class Round:
             )
         )
         self.mistakes.append(InjectedMistake(plan.kind or "", t, seat.back, plan.card, plan.stack))
-        self._lie_loose(seat, plan.card, plan.stack, plan.source, placement)
+        self._lie_loose(seat, plan.card, plan.stack, plan.source, placement, base if stack is None else None)
 
     def _take_back(self, seat: _Seat, loose: _Loose) -> None:
         t = self.now
         self.loose.remove(loose)
+        if loose.site is not None:
+            self.free_sites.append(loose.site)
         seat.outstanding -= 1
         seat.places.put(loose.source, loose.card)
         target = self.table.seats[seat.index].places[loose.source]
@@ -484,8 +489,16 @@ class Round:
         if not stacks:
             del self.wanted[card]
 
-    def _lie_loose(self, seat: _Seat, card: Card, stack: int | None, source: str, placement: Placement) -> None:
-        loose = _Loose(seat.index, card, stack, source, placement)
+    def _lie_loose(
+        self,
+        seat: _Seat,
+        card: Card,
+        stack: int | None,
+        source: str,
+        placement: Placement,
+        site: Placement | None = None,
+    ) -> None:
+        loose = _Loose(seat.index, card, stack, source, placement, site)
         self.loose.append(loose)
         seat.outstanding += 1
         delay = self.settings.bots.take_back.sample(self.rng, seat.speed)
@@ -605,8 +618,10 @@ class Round:
     def _open_tops(self) -> dict[int, Card]:
         return {stack.id: stack.top for stack in self.stacks if stack.window is None}
 
-    def _occupied(self) -> list[Placement]:
-        return [stack.base for stack in self.stacks] + [x.placement for x in self.loose if x.stack is None]
+    def _claim_site(self) -> Placement:
+        """A free spot in the centre for a new stack (or an illegal card that starts none), turned at random."""
+        site = self.free_sites.pop(self.rng.randrange(len(self.free_sites)))
+        return Placement(site.x, site.y, self.rng.uniform(0.0, 360.0))
 
     def _can_build_down(self, places: Places) -> bool:
         tops = [slot[-1] for slot in places.row if slot]

@@ -25,12 +25,16 @@ from referee.events import Placement
 
 SLOT_PITCH_MM = 72.0
 """Distance between neighbouring places in front of a player: a card width and a finger's gap."""
-STACK_GAP_MM = 135.0
-"""Least distance between two centre stacks: about a card diagonal plus the jitter, so they do not overlap."""
 JITTER_OFFSET = 0.15
 """A slapped card lands up to this fraction of a card away from the stack it goes on."""
 JITTER_ANGLE_DEG = 20.0
 """... and turned by up to this many degrees against it."""
+CARD_REACH_MM = math.hypot(CARD_WIDTH_MM, CARD_HEIGHT_MM) / 2 + math.hypot(
+    JITTER_OFFSET * CARD_WIDTH_MM, JITTER_OFFSET * CARD_HEIGHT_MM
+)
+"""How far from its stack's spot a card can reach, whatever its turn and jitter (about 70 mm)."""
+STACK_GAP_MM = 2 * CARD_REACH_MM + 2.0
+"""Distance between neighbouring stack spots: two cards' reach, so stacks can never overlap."""
 
 
 def row_place(slot: int) -> str:
@@ -88,32 +92,23 @@ class Table:
     radius: float
     centre_radius: float
     seats: tuple[Seat, ...]
+    sites: tuple[Placement, ...] = ()
+    """Spots for stacks in the centre, :data:`STACK_GAP_MM` apart, so stacks never overlap."""
 
     @classmethod
-    def for_players(cls, players: int, row: int, backs: tuple[str, ...] | None = None) -> Table:
-        """Seats ``players`` people evenly around a table big enough for their places and up to 4 stacks each."""
+    def for_players(cls, players: int, row: int, backs: tuple[str, ...] | None = None, turn: float = 0.0) -> Table:
+        """Seats ``players`` people evenly around a table with room for their places and, in the middle, a
+        spot for every stack they can start (four each) plus one illegal card each; ``turn`` turns the
+        lattice of spots (degrees) so stacks do not always line up the same way."""
         names = backs or tuple(f"seat-{i}" for i in range(players))
+        sites = stack_sites(5 * players, turn)
+        reach = max(math.hypot(p.x, p.y) for p in sites)
+        centre_radius = reach + CARD_REACH_MM
         places_width = (row + 3) * SLOT_PITCH_MM
-        centre_radius = max(250.0, math.sqrt(4 * players) * 0.55 * STACK_GAP_MM)
         around = players * (places_width + 60.0) / (2 * math.pi)
-        seat_radius = max(centre_radius + 110.0 + CARD_HEIGHT_MM / 2, around)
+        seat_radius = max(centre_radius + 30.0 + CARD_HEIGHT_MM / 2, around)
         seats = tuple(_seat(i, names[i], players, seat_radius, row) for i in range(players))
-        return cls(radius=seat_radius + 2.2 * CARD_HEIGHT_MM, centre_radius=centre_radius, seats=seats)
-
-    def stack_position(self, existing: list[Placement], rng: random.Random, tries: int = 40) -> Placement:
-        """A free spot for a new stack in the centre zone, as far from the others as a few tries find."""
-        reach = self.centre_radius - CARD_HEIGHT_MM / 2
-        best, best_gap = Placement(0.0, 0.0), -1.0
-        for _ in range(tries):
-            r = reach * math.sqrt(rng.random())
-            phi = rng.uniform(0.0, 2 * math.pi)
-            x, y = r * math.cos(phi), r * math.sin(phi)
-            gap = min((math.hypot(x - p.x, y - p.y) for p in existing), default=math.inf)
-            if gap > best_gap:
-                best, best_gap = Placement(x, y, rng.uniform(0.0, 360.0)), gap
-            if gap >= STACK_GAP_MM:
-                break
-        return best
+        return cls(seat_radius + 2.2 * CARD_HEIGHT_MM, centre_radius, seats, sites)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -123,6 +118,24 @@ class Table:
             "card_size": [CARD_WIDTH_MM, CARD_HEIGHT_MM],
             "seats": [seat.to_json() for seat in self.seats],
         }
+
+
+def stack_sites(count: int, turn: float = 0.0) -> tuple[Placement, ...]:
+    """The ``count`` spots of a hexagonal lattice nearest the table centre, :data:`STACK_GAP_MM` apart.
+
+    >>> sites = stack_sites(7)
+    >>> len(sites), round(min(math.hypot(p.x - q.x, p.y - q.y) for p in sites for q in sites if p != q))
+    (7, 143)
+    """
+    span = math.ceil(math.sqrt(count)) + 2
+    lattice = []
+    for j in range(-span, span + 1):
+        for i in range(-span, span + 1):
+            u, v = (i + (j % 2) / 2) * STACK_GAP_MM, j * STACK_GAP_MM * math.sqrt(3) / 2
+            x, y = rotate(u, v, turn)
+            lattice.append(Placement(x, y, 0.0))
+    lattice.sort(key=lambda p: (round(math.hypot(p.x, p.y), 6), p.x, p.y))
+    return tuple(lattice[:count])
 
 
 def slap(base: Placement, rng: random.Random) -> Placement:
