@@ -204,3 +204,24 @@ def test_every_arrangement_fits_all_ten_balls(arrangement: str, radius: float) -
 def test_implausible_styles_are_refused(change: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         replace(FaceStyle.canonical(), **change)
+
+
+def test_pixels_do_not_depend_on_what_was_cached_before() -> None:
+    from vision.render import card_art
+
+    style = FaceStyle.random(np.random.default_rng(21))
+    first = render_face(Card.parse("y7"), 90, np.random.default_rng(4), style)
+    card_art._face_print.cache_clear()
+    card_art.face_layout.cache_clear()
+    card_art._digit_sprite.cache_clear()
+    assert np.array_equal(first, render_face(Card.parse("y7"), 90, np.random.default_rng(4), style))
+
+
+@pytest.mark.parametrize("card", ["r3", "b10"])
+def test_every_height_shows_the_same_card(card: str) -> None:
+    style = replace(FaceStyle.random(np.random.default_rng(8)), wear=0.0, gloss=0.0, print_offset=0.0)
+    small = render_face(Card.parse(card), 120, np.random.default_rng(0), style)
+    large = render_face(Card.parse(card), 360, np.random.default_rng(0), style)
+    shrunk = cv2.resize(large, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    inside = small[:, :, 3] == 255
+    assert float(np.abs(shrunk[:, :, :3].astype(int) - small[:, :, :3].astype(int))[inside].mean()) < 10
