@@ -93,6 +93,7 @@ class FaceStyle:
     colours: tuple[BGR, BGR, BGR, BGR]
     shadow_colours: tuple[BGR, BGR, BGR, BGR]
     digit_white: BGR = (246, 248, 248)
+    digit_shading: float = 0.0  # the white darkens by this much from the digit's top to its foot
     outline_colour: BGR = (40, 30, 30)
     font: str = CANONICAL_FONT
     weight: float = 0.05
@@ -156,6 +157,7 @@ class FaceStyle:
             colours=colours,  # type: ignore[arg-type]
             shadow_colours=shadows,  # type: ignore[arg-type]
             digit_white=hsv_to_bgr(rng.uniform(30, 60), rng.uniform(0.0, 0.06), rng.uniform(0.93, 1.0)),
+            digit_shading=float(rng.choice([0.0, 0.0, 0.08, 0.15])),
             outline_colour=hsv_to_bgr(rng.uniform(0, 360), rng.uniform(0, 0.5), rng.uniform(0.05, 0.25)),
             font=str(fonts[int(rng.integers(len(fonts)))]),
             weight=float(rng.uniform(0.0, 0.07)),
@@ -366,14 +368,18 @@ def _paint_digit(
         style.font, str(card.number), *_digit_pixels(style, layout.digit_height, height), style.shadow_angle
     )
     shadow_colour = np.asarray(style.shadow_of(card.colour), np.float32)
+    # A glossy letter: full white at its top, a little greyer towards its foot (turned with the digit).
+    ramp = 1.0 - style.digit_shading * np.linspace(0.0, 1.0, layers[0].shape[0], dtype=np.float32)
+    white_paint = ramp[:, None, None] * np.asarray(style.digit_white, np.float32) * np.ones_like(layers[0])[:, :, None]
     for centre, turned in ((layout.upright_centre, False), (layout.rotated_centre, True)):
         white, shadow, shade, outline = (layer[::-1, ::-1] if turned else layer for layer in layers)
+        paint = white_paint[::-1, ::-1] if turned else white_paint
         x = round(centre[0] * width - white.shape[1] / 2) + margin
         y = round(centre[1] * height - white.shape[0] / 2) + margin
         if style.outline > 0:
             paste(canvas, outline, style.outline_colour, x, y)
         paste(canvas, shadow, shade[:, :, None] * shadow_colour, x, y)
-        paste(canvas, white, style.digit_white, x, y)
+        paste(canvas, white, paint, x, y)
 
 
 @lru_cache(maxsize=64)
