@@ -66,6 +66,13 @@ def paste(canvas: FloatImage, alpha: FloatImage, colour: FloatImage | BGR, x: in
     region += (paint - region) * a
 
 
+def paste_mask(canvas: FloatImage, alpha: FloatImage, colour: BGR) -> None:
+    """Like :func:`paste` for a mask the size of the canvas, touching only its non-zero bounding box."""
+    x, y, w, h = cv2.boundingRect((alpha > 0).astype(np.uint8))
+    if w and h:
+        paste(canvas, alpha[y : y + h, x : x + w], colour, x, y)
+
+
 @lru_cache(maxsize=2048)
 def sphere_layers(radius_quarters: int, highlight: float) -> tuple[FloatImage, FloatImage, FloatImage]:
     """A glossy sphere lit from the upper left: (coverage, diffuse shade, white highlight), each 0..1.
@@ -102,7 +109,7 @@ def paint_sphere(canvas: FloatImage, cx: float, cy: float, radius: float, colour
 
 
 @lru_cache(maxsize=256)
-def _gradient_axis(height: int, width: int, angle_deg: int) -> npt.NDArray[np.uint8]:
+def gradient_axis(height: int, width: int, angle_deg: int) -> npt.NDArray[np.uint8]:
     """Projection of each pixel on the direction ``angle_deg``, quantised to 0..255 across the card."""
     t = math.radians(angle_deg)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -127,7 +134,7 @@ def sheen_map(shape: tuple[int, int], strength: float, angle_deg: float, rng: np
     if strength < 0.004:
         return None
     profile = (strength * np.exp(-(((_LEVELS - centre) / band) ** 2))).astype(np.float32)
-    return np.take(profile, _gradient_axis(shape[0], shape[1], round(angle_deg) % 360))
+    return np.take(profile, gradient_axis(shape[0], shape[1], round(angle_deg) % 360))
 
 
 def shade_print(sheet: ByteImage, ink: npt.NDArray[np.float32], sheen: FloatImage | None) -> FloatImage:

@@ -32,7 +32,9 @@ from vision.render.art_paint import (
     ByteImage,
     FloatImage,
     card_distance,
+    gradient_axis,
     paste,
+    paste_mask,
     per_card_finish,
 )
 from vision.render.card_art import FACE_ASPECT
@@ -233,12 +235,10 @@ def _pattern_points(look: BackLook) -> list[tuple[float, float, int]]:
 
 def _paint_base(canvas: FloatImage, look: BackLook) -> None:
     height, width = canvas.shape[:2]
-    t = math.radians(look.gradient_angle)
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    proj = xs * math.cos(t) + ys * math.sin(t)
-    proj = (proj - proj.min()) / max(float(proj.max() - proj.min()), 1.0)
+    levels = gradient_axis(height, width, round(look.gradient_angle) % 360)
     start, end = np.asarray(look.base, np.float32), np.asarray(look.base_end, np.float32)
-    canvas[:] = start + (end - start) * proj[:, :, None]
+    ramp = np.linspace(0.0, 1.0, 256, dtype=np.float32)[:, None] * (end - start) + start  # 256 x 3 colours
+    canvas[:] = ramp[levels]
 
 
 def _paint_motifs(canvas: FloatImage, look: BackLook, width: int, height: int, margin: int) -> None:
@@ -318,8 +318,8 @@ def _paint_panel_and_word(canvas: FloatImage, look: BackLook, width: int, height
     if look.panel != "none":
         panel = _panel_mask(look, word, canvas.shape[:2], width)
         ring = _grow(panel, max(1, round(width * 0.014)))
-        paste(canvas, ring, look.border_colour or look.lettering, 0, 0)
-        paste(canvas, panel, look.panel_colour, 0, 0)
+        paste_mask(canvas, ring, look.border_colour or look.lettering)
+        paste_mask(canvas, panel, look.panel_colour)
     x0 = round(canvas.shape[1] / 2 - word.shape[1] / 2)
     y0 = round(canvas.shape[0] / 2 - word.shape[0] / 2)
     word_colour = look.word_colour or look.lettering
@@ -356,7 +356,7 @@ def _paint_border(canvas: FloatImage, look: BackLook, width: int, height: int, m
     coverage = np.clip(band - outer + 0.5, 0, 1).astype(np.float32)
     paste(canvas, coverage, look.border_colour or look.lettering, 0, 0)
     line = np.clip(1.0 - np.abs(outer - band - width * 0.025), 0, 1).astype(np.float32)
-    paste(canvas, line, look.border_colour or look.lettering, 0, 0)
+    paste_mask(canvas, line, look.border_colour or look.lettering)
 
 
 @lru_cache(maxsize=256)
