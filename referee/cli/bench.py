@@ -17,7 +17,7 @@ from referee.errors import SetupError
 from referee.simulator import Round
 
 # Benchmark modules of other components, each exposing ``register(subparsers)``.
-BENCH_MODULES: tuple[str, ...] = ()
+BENCH_MODULES: tuple[str, ...] = ("referee.cli.bench_detect",)
 
 SIMULATE_EPILOG = """\
 example:

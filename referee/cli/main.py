@@ -21,6 +21,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.rule",
     "referee.cli.sheet",
     "referee.cli.backs",
+    "referee.cli.detect",
+    "referee.cli.eval",
     "referee.cli.train",
     "referee.cli.simulate",
     "referee.cli.bench",
