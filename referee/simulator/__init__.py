@@ -13,7 +13,8 @@ judge must catch.
 from referee.simulator.bots import BotProfile, Delay
 from referee.simulator.mistakes import InjectedMistake, MistakeRates
 from referee.simulator.result import Outcome, RoundResult
-from referee.simulator.round import CONFLICT_WINDOW, FPS, Round, SimSettings
+from referee.simulator.round import Round
+from referee.simulator.settings import CONFLICT_WINDOW, FPS, SimSettings
 from referee.simulator.table import Seat, Table
 
 __all__ = [

@@ -14,8 +14,8 @@ from typing import Any
 from referee.errors import InputFileError
 from referee.events import write_events
 from referee.simulator.result import RoundResult
-from referee.simulator.round import SimSettings
 from referee.simulator.series import MatchResult
+from referee.simulator.settings import SimSettings
 
 
 def prepare(out: Path) -> Path:

@@ -21,10 +21,10 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from referee.cards import FULL_SET, HIGHEST, Card
+from referee.cards import FULL_SET, Card
 from referee.errors import SetupError
 from referee.events import (
     CardPlayed,
@@ -38,82 +38,19 @@ from referee.events import (
     RoundStopped,
     StackStarted,
 )
-from referee.rules import RuleSettings, check_setup, judge, playable_on, resolve_conflict, row_size
+from referee.rules import check_setup, judge, playable_on, resolve_conflict, row_size
 from referee.scoring import score_round
-from referee.simulator.bots import BotProfile, BuildDown, Play, Refill, TurnOver, choose, fits_below
-from referee.simulator.mistakes import CENTRE_MISTAKES, CONFLICT, InjectedMistake, MistakeRates, find_mistake
+from referee.simulator.board import Board, Loose, Plan, Stack, Window
+from referee.simulator.bots import BuildDown, Play, Refill, TurnOver, choose, fits_below
+from referee.simulator.mistakes import CENTRE_MISTAKES, CONFLICT, InjectedMistake, find_mistake
 from referee.simulator.places import DISCARD, HAND, PILE, Places
 from referee.simulator.post_round import CentreStack, lay_out_leftovers, spread_centre
 from referee.simulator.result import Outcome, RoundResult
+from referee.simulator.settings import FPS, SimSettings
 from referee.simulator.table import Table, centre_place, row_place, slap
 from referee.simulator.trace import Mark, Move, Pickup, TraceRecord
 
 _SORTED_SET = sorted(FULL_SET)
-CONFLICT_WINDOW = 0.15
-"""Seconds within which two identical cards on one stack count as landing at the same moment."""
-FPS = 30
-"""Nominal frame rate: events carry ``frame = int(t * FPS)`` so a renderer filming at 30 fps can match them."""
-
-
-@dataclass(frozen=True)
-class SimSettings:
-    """Everything that shapes a simulated round besides the players and the seed."""
-
-    rules: RuleSettings = field(default_factory=RuleSettings)
-    bots: BotProfile = field(default_factory=BotProfile)
-    mistakes: MistakeRates = field(default_factory=MistakeRates)
-    conflict_window: float = CONFLICT_WINDOW
-    max_seconds: float = 7200.0
-
-    def __post_init__(self) -> None:
-        if self.bots.think.least <= self.conflict_window or self.bots.flight.least <= self.conflict_window:
-            raise SetupError("bots must think and throw for longer than the conflict window lasts")
-
-
-@dataclass
-class _Plan:
-    """A card on its way to the centre. ``height`` is the stack's height when the bot looked."""
-
-    source: str
-    card: Card
-    stack: int | None
-    height: int
-    t_start: float
-    kind: str | None = None
-
-
-@dataclass
-class _Loose:
-    """A card lying in the centre that its player will take back."""
-
-    seat: int
-    card: Card
-    stack: int | None
-    source: str
-    placement: Placement
-    site: Placement | None = None
-    """The spot of an illegal card that started no stack: free again once it is taken back."""
-
-
-@dataclass
-class _Window:
-    """A legal card just landed on a stack: identical cards landing before it closes make a conflict."""
-
-    t: float
-    top_before: Card
-    landings: list[tuple[int, _Plan, Placement]]
-
-
-@dataclass
-class _Stack:
-    id: int
-    base: Placement
-    cards: list[tuple[Card, str]]
-    window: _Window | None = None
-
-    @property
-    def top(self) -> Card:
-        return self.cards[-1][0]
 
 
 @dataclass
@@ -156,11 +93,8 @@ class Round:
         self.rng = random.Random(seed)
         self.observer = observer
         self.table = Table.for_players(len(backs), row_size(len(backs)), self.backs, self.rng.uniform(0.0, 60.0))
-        self.free_sites = list(self.table.sites)
+        self.board = Board(list(self.table.sites))
         self.seats = [self._deal(i, back, None if deals is None else deals[i]) for i, back in enumerate(self.backs)]
-        self.stacks: list[_Stack] = []
-        self.wanted: dict[Card, list[int]] = {}
-        self.loose: list[_Loose] = []
         self.events: list[Event] = []
         self.trace: list[TraceRecord] = []
         self.mistakes: list[InjectedMistake] = []
@@ -172,6 +106,11 @@ class Round:
         self._layout = self._layout_json()
 
     # ------------------------------------------------------------------------------------------ queries
+
+    @property
+    def stacks(self) -> list[Stack]:
+        """The centre stacks, by id (ids start at 1)."""
+        return self.board.stacks
 
     def outcome(self) -> Outcome | None:
         """The one funnel for round end: how the round ended, or None while it goes on."""
@@ -186,14 +125,14 @@ class Round:
 
     def stuck(self) -> bool:
         """True when no card anyone can still reach will ever fit: nothing to refill, to play or to build."""
-        if self.loose or any(stack.window for stack in self.stacks):
+        if self.board.settling():
             return False
         for seat in self.seats:
             places = seat.places
             if places.pile and places.gap() is not None:
                 return False
             for card in places.reachable():
-                if card.number == 1 or card in self.wanted:
+                if card.number == 1 or card in self.board.wanted:
                     return False
             if self.settings.rules.advanced_row and self._can_build_down(places):
                 return False
@@ -207,7 +146,7 @@ class Round:
                 held[back].append(card)
             for seat_index, plan, _ in stack.window.landings[1:] if stack.window else ():
                 held[self.seats[seat_index].back].append(plan.card)
-        for loose in self.loose:
+        for loose in self.board.loose:
             held[self.seats[loose.seat].back].append(loose.card)
         return held
 
@@ -267,10 +206,9 @@ class Round:
         if plan is not None:
             self._schedule(t + bots.flight.sample(self.rng, seat.speed), "land", seat, plan)
             return
-        action = choose(seat.places, self.wanted, advanced_row=self.settings.rules.advanced_row, rng=self.rng)
+        action = choose(seat.places, self.board.wanted, advanced_row=self.settings.rules.advanced_row, rng=self.rng)
         if isinstance(action, Play):
-            height = 0 if action.stack is None else len(self.stacks[action.stack - 1].cards)
-            plan = _Plan(action.source, action.card, action.stack, height, t)
+            plan = Plan(action.source, action.card, action.stack, self.board.height(action.stack), t)
             self._schedule(t + bots.flight.sample(self.rng, seat.speed), "land", seat, plan)
         elif isinstance(action, Refill | BuildDown):
             self._schedule(t + bots.refill.sample(self.rng, seat.speed), action_kind(action), seat, (action, t))
@@ -280,7 +218,7 @@ class Round:
             self._note_cycle(seat, 0)
             self._next(seat, t, 2 * bots.think.sample(self.rng, seat.speed))
 
-    def _land(self, seat: _Seat, plan: _Plan) -> None:
+    def _land(self, seat: _Seat, plan: Plan) -> None:
         t = self.now
         if plan.kind is not None and plan.kind != CONFLICT:
             self._land_mistake(seat, plan)
@@ -301,12 +239,10 @@ class Round:
             else:
                 self._next(seat, t)
 
-    def _start_stack(self, seat: _Seat, plan: _Plan) -> None:
+    def _start_stack(self, seat: _Seat, plan: Plan) -> None:
         t = self.now
-        base = self._claim_site()
-        stack = _Stack(len(self.stacks) + 1, base, [])
-        self.stacks.append(stack)
-        placement = slap(base, self.rng)
+        stack = self.board.start_stack(self.rng)
+        placement = slap(stack.base, self.rng)
         self._apply(seat, plan, stack, placement)
         self._emit(
             StackStarted(
@@ -321,18 +257,18 @@ class Round:
         )
         self._next(seat, t)
 
-    def _play_on(self, seat: _Seat, plan: _Plan, stack: _Stack) -> None:
+    def _play_on(self, seat: _Seat, plan: Plan, stack: Stack) -> None:
         t = self.now
         placement = slap(stack.base, self.rng)
         top_before = stack.top
         self._apply(seat, plan, stack, placement)
         seat.outstanding += 1
-        stack.window = _Window(t, top_before, [(seat.index, plan, placement)])
+        stack.window = Window(t, top_before, [(seat.index, plan, placement)])
         self._schedule(t + self.settings.conflict_window, "close", None, stack.id)
         self._next(seat, t)
         self._inject_conflict(seat, plan, stack)
 
-    def _join_conflict(self, seat: _Seat, plan: _Plan, stack: _Stack, window: _Window) -> None:
+    def _join_conflict(self, seat: _Seat, plan: Plan, stack: Stack, window: Window) -> None:
         t = self.now
         placement = slap(stack.base, self.rng)
         seat.places.take(plan.source)
@@ -387,7 +323,7 @@ class Round:
                 self._cancel(seat)
             self._lie_loose(seat, plan.card, stack.id, plan.source, placement)
 
-    def _land_mistake(self, seat: _Seat, plan: _Plan) -> None:
+    def _land_mistake(self, seat: _Seat, plan: Plan) -> None:
         t = self.now
         stack = None if plan.stack is None else self.stacks[plan.stack - 1]
         if stack is not None and (len(stack.cards) != plan.height or stack.window is not None):
@@ -395,7 +331,7 @@ class Round:
             return
         top = None if stack is None else stack.top
         ruling = judge(top, plan.card, stopped=self._outcome is not None)
-        base = self._claim_site() if stack is None else stack.base
+        base = self.board.claim_site(self.rng) if stack is None else stack.base
         placement = slap(base, self.rng)
         seat.places.take(plan.source)
         self._move(plan.t_start, seat, plan.card, plan.source, centre_place(plan.stack), placement)
@@ -415,11 +351,9 @@ class Round:
         self.mistakes.append(InjectedMistake(plan.kind or "", t, seat.back, plan.card, plan.stack))
         self._lie_loose(seat, plan.card, plan.stack, plan.source, placement, base if stack is None else None)
 
-    def _take_back(self, seat: _Seat, loose: _Loose) -> None:
+    def _take_back(self, seat: _Seat, loose: Loose) -> None:
         t = self.now
-        self.loose.remove(loose)
-        if loose.site is not None:
-            self.free_sites.append(loose.site)
+        self.board.pick_up_loose(loose)
         seat.outstanding -= 1
         seat.places.put(loose.source, loose.card)
         target = self.table.seats[seat.index].places[loose.source]
@@ -461,33 +395,17 @@ class Round:
 
     # ------------------------------------------------------------------------------------------ effects
 
-    def _apply(self, seat: _Seat, plan: _Plan, stack: _Stack, placement: Placement) -> None:
+    def _apply(self, seat: _Seat, plan: Plan, stack: Stack, placement: Placement) -> None:
         """A legal card leaves its place and goes on a stack; the centre now wants the next one."""
         seat.places.take(plan.source)
-        if stack.cards:
-            self._unwant(plan.card, stack.id)
-        stack.cards.append((plan.card, seat.back))
-        if plan.card.number < HIGHEST:
-            self._want(Card(plan.card.colour, plan.card.number + 1), stack.id)
+        self.board.put(stack, plan.card, seat.back)
         self._changed()
         self._move(plan.t_start, seat, plan.card, plan.source, centre_place(stack.id), placement)
 
-    def _unplay(self, stack: _Stack) -> None:
+    def _unplay(self, stack: Stack) -> None:
         """A conflict sends every card back: the stack's legal top is the one before the first card."""
-        card, _ = stack.cards.pop()
-        if card.number < HIGHEST:
-            self._unwant(Card(card.colour, card.number + 1), stack.id)
-        self._want(card, stack.id)
+        self.board.unplay(stack)
         self._changed()
-
-    def _want(self, card: Card, stack: int) -> None:
-        self.wanted.setdefault(card, []).append(stack)
-
-    def _unwant(self, card: Card, stack: int) -> None:
-        stacks = self.wanted[card]
-        stacks.remove(stack)
-        if not stacks:
-            del self.wanted[card]
 
     def _lie_loose(
         self,
@@ -498,26 +416,25 @@ class Round:
         placement: Placement,
         site: Placement | None = None,
     ) -> None:
-        loose = _Loose(seat.index, card, stack, source, placement, site)
-        self.loose.append(loose)
+        loose = Loose(seat.index, card, stack, source, placement, site)
+        self.board.lay_loose(loose)
         seat.outstanding += 1
         delay = self.settings.bots.take_back.sample(self.rng, seat.speed)
         self._schedule(self.now + delay, "take_back", seat, loose)
 
-    def _mistake(self, seat: _Seat, t: float) -> _Plan | None:
+    def _mistake(self, seat: _Seat, t: float) -> Plan | None:
         rates = self.settings.mistakes
         if not rates.any:
             return None
         for kind in CENTRE_MISTAKES:
             if rates.rate(kind) > 0 and self.rng.random() < rates.rate(kind):
-                found = find_mistake(kind, self._offered(seat), self._open_tops(), self.rng)
+                found = find_mistake(kind, self._offered(seat), self.board.open_tops(), self.rng)
                 if found is not None:
                     source, card, stack = found
-                    height = 0 if stack is None else len(self.stacks[stack - 1].cards)
-                    return _Plan(source, card, stack, height, t, kind)
+                    return Plan(source, card, stack, self.board.height(stack), t, kind)
         return None
 
-    def _inject_conflict(self, first: _Seat, plan: _Plan, stack: _Stack) -> None:
+    def _inject_conflict(self, first: _Seat, plan: Plan, stack: Stack) -> None:
         """Someone else holding the same card slaps it down in the same instant (an injected conflict)."""
         rate = self.settings.mistakes.conflict
         if rate <= 0:
@@ -530,7 +447,7 @@ class Round:
                 continue
             self._cancel(seat)
             delay = self.rng.uniform(0.1, 0.8) * self.settings.conflict_window
-            rival = _Plan(source, plan.card, stack.id, plan.height, self.now - 0.2, CONFLICT)
+            rival = Plan(source, plan.card, stack.id, plan.height, self.now - 0.2, CONFLICT)
             self._schedule(self.now + delay, "land", seat, rival)
             return
 
@@ -550,10 +467,9 @@ class Round:
             if not offered:
                 continue
             source, card = self.rng.choice(offered)
-            tops = self._open_tops()
+            tops = self.board.open_tops()
             stack = self.rng.choice(sorted(tops)) if tops and card.number != 1 else None
-            height = 0 if stack is None else len(self.stacks[stack - 1].cards)
-            plan = _Plan(source, card, stack, height, t, "after_stop")
+            plan = Plan(source, card, stack, self.board.height(stack), t, "after_stop")
             self._schedule(t + self.rng.uniform(0.25, 0.7), "land", seat, plan)
 
     def _finish(self) -> RoundResult:
@@ -614,14 +530,6 @@ class Round:
             for source in places.sources()
             if not (source == PILE and len(places.pile) == 1)
         ]
-
-    def _open_tops(self) -> dict[int, Card]:
-        return {stack.id: stack.top for stack in self.stacks if stack.window is None}
-
-    def _claim_site(self) -> Placement:
-        """A free spot in the centre for a new stack (or an illegal card that starts none), turned at random."""
-        site = self.free_sites.pop(self.rng.randrange(len(self.free_sites)))
-        return Placement(site.x, site.y, self.rng.uniform(0.0, 360.0))
 
     def _can_build_down(self, places: Places) -> bool:
         tops = [slot[-1] for slot in places.row if slot]

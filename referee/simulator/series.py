@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from referee.errors import SetupError
 from referee.match import Match, MatchOutcome
 from referee.simulator.result import RoundResult
-from referee.simulator.round import Round, SimSettings
+from referee.simulator.round import Round
+from referee.simulator.settings import SimSettings
 
 MAX_ROUNDS = 10_000
 """A match to a target score that nobody reaches (everyone keeps losing points) stops here."""

@@ -1,0 +1,37 @@
+"""The settings of a simulated round besides the players and the seed.
+
+>>> SimSettings().conflict_window
+0.15
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.errors import SetupError
+from referee.rules import RuleSettings
+from referee.simulator.bots import BotProfile
+from referee.simulator.mistakes import MistakeRates
+
+CONFLICT_WINDOW = 0.15
+"""Seconds within which two identical cards on one stack count as landing at the same moment."""
+FPS = 30
+"""Nominal frame rate: events carry ``frame = int(t * FPS)`` so a renderer filming at 30 fps can match them."""
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """The rules, the bots' reaction times, the mistake rates, the conflict window (seconds) and a cap on
+    a round's length (a safety net: every round ends long before it)."""
+
+    rules: RuleSettings = field(default_factory=RuleSettings)
+    bots: BotProfile = field(default_factory=BotProfile)
+    mistakes: MistakeRates = field(default_factory=MistakeRates)
+    conflict_window: float = CONFLICT_WINDOW
+    max_seconds: float = 7200.0
+
+    def __post_init__(self) -> None:
+        # A player cannot react to a card faster than it takes to see it land: a window longer than the
+        # quickest reaction would let a bot build on a card whose conflict is still open.
+        if self.bots.think.least <= self.conflict_window or self.bots.flight.least <= self.conflict_window:
+            raise SetupError("bots must think and throw for longer than the conflict window lasts")
