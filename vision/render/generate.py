@@ -86,9 +86,18 @@ def _choose_backs(rng: np.random.Generator, pool: SplitPools, players: int) -> l
     return backs
 
 
-def _layout(rng: np.random.Generator, backs: list[str]) -> tuple[list[PlacedCard], tuple[float, float], float]:
+LAYOUT_KINDS: tuple[str, ...] = ("centre", "table", "player", "counting", "heap")
+# A camera far from the table sees the whole of it (players' areas around the stacks); a close one, details.
+_WIDE_VIEW_ODDS = (0.15, 0.6, 0.05, 0.1, 0.1)
+_CLOSE_VIEW_ODDS = (0.4, 0.05, 0.15, 0.22, 0.18)
+WIDE_VIEW_CARD_PX = 45.0  # card width in a 640-wide output below which a view counts as wide
+
+
+def _layout(
+    rng: np.random.Generator, backs: list[str], wide: bool
+) -> tuple[list[PlacedCard], tuple[float, float], float]:
     """Cards, the point to look at and the extent (mm) worth framing."""
-    kind = rng.choice(["centre", "table", "player", "counting", "heap"], p=[0.35, 0.2, 0.1, 0.2, 0.15])
+    kind = rng.choice(LAYOUT_KINDS, p=_WIDE_VIEW_ODDS if wide else _CLOSE_VIEW_ODDS)
     if kind == "centre":
         cards = random_stacks(rng, int(rng.integers(1, 13)), backs, float(rng.uniform(95, 140)))
         return cards, (0.0, 0.0), 350.0
@@ -119,7 +128,12 @@ def _layout(rng: np.random.Generator, backs: list[str]) -> tuple[list[PlacedCard
     return cards, (0.0, 0.0), 400.0
 
 
-def _camera(rng: np.random.Generator, focus: tuple[float, float], size: tuple[int, int]) -> Camera:
+def _card_px(rng: np.random.Generator, size: tuple[int, int]) -> float:
+    """Card width in output pixels, log-uniform: from small cards on a far table to close-ups."""
+    return math.exp(rng.uniform(math.log(22), math.log(200))) * size[0] / 640
+
+
+def _camera(rng: np.random.Generator, focus: tuple[float, float], size: tuple[int, int], card_px: float) -> Camera:
     sensor = SENSORS[int(rng.integers(len(SENSORS)))]
     focal_35 = float(rng.choice(FOCALS_35MM))
     focal = focal_px_from_35mm(focal_35, sensor[0])
@@ -130,10 +144,8 @@ def _camera(rng: np.random.Generator, focus: tuple[float, float], size: tuple[in
     crop_w = min(crop_h * aspect, sensor[0])
     crop_h = crop_w / aspect
     # off-centre windows show the lens distortion of the sensor's edges; the optical centre stays inside
-    x0 = (sensor[0] - crop_w) / 2 + float(rng.uniform(-0.4, 0.4)) * min(sensor[0] - crop_w, crop_w)
-    y0 = (sensor[1] - crop_h) / 2 + float(rng.uniform(-0.4, 0.4)) * min(sensor[1] - crop_h, crop_h)
-    # Card width in output pixels, log-uniform: from small cards on a far table to close-ups.
-    card_px = math.exp(rng.uniform(math.log(22), math.log(200))) * size[0] / 640
+    x0 = (sensor[0] - crop_w) / 2 + float(rng.uniform(-0.25, 0.25)) * min(sensor[0] - crop_w, crop_w)
+    y0 = (sensor[1] - crop_h) / 2 + float(rng.uniform(-0.25, 0.25)) * min(sensor[1] - crop_h, crop_h)
     card_px_sensor = card_px * crop_w / size[0]
     distance = focal * CARD_WIDTH_MM / card_px_sensor
     k1 = float(rng.uniform(0.02, 0.12)) if focal_35 <= 20 else float(rng.uniform(-0.03, 0.05))
@@ -156,7 +168,8 @@ def _occluders(
         return (focus[0] + float(rng.normal(0, 150)), focus[1] + float(rng.normal(0, 150)))
 
     for _ in range(int(rng.choice([0, 0, 0, 0, 1, 1, 2]))):
-        out.append(random_hand(rng, near(), float(rng.uniform(250, 450)), 0.35 * lens_height))
+        # the arm reaches in from a player's seat, so it usually leaves the frame at its other end
+        out.append(random_hand(rng, near(), float(rng.uniform(450, 900)), 0.35 * lens_height))
     if rng.random() < 0.2:
         out.append(random_cup(rng, near()))
     if rng.random() < 0.15:
@@ -179,10 +192,11 @@ def random_scene(seed: int, split: str = "train", size: tuple[int, int] = (640, 
     pool = pools(split)
     rng = scene_rng(seed, split)
     backs = _choose_backs(rng, pool, int(rng.integers(2, 13)))
-    cards, focus, _ = _layout(rng, backs)
-    if cards and rng.random() < 0.6:
+    card_px = _card_px(rng, size)
+    cards, focus, _ = _layout(rng, backs, card_px * 640 / size[0] < WIDE_VIEW_CARD_PX)
+    if cards and rng.random() < 0.75:
         focus = cards[int(rng.integers(len(cards)))].centre_mm  # look at the cards, not at empty table
-    camera = _camera(rng, focus, size)
+    camera = _camera(rng, focus, size, card_px)
     cards = _cull(cards, camera)
     lens_height = -camera.centre_mm[2]
     surface = pool.surfaces[int(rng.integers(len(pool.surfaces)))]

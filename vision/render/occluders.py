@@ -80,8 +80,10 @@ class _Raster:
     def fill(self, outlines_px: list[npt.NDArray[np.float64]]) -> Float:
         mask = np.zeros((self.sh, self.sw), np.uint8)
         shift = 3  # sub-pixel precision for fillPoly
-        pts = [np.round((p - [self.x0, self.y0]) * self.scale * (1 << shift)).astype(np.int32) for p in outlines_px]
-        cv2.fillPoly(mask, pts, 255, lineType=cv2.LINE_AA, shift=shift)
+        for outline in outlines_px:
+            # one polygon per call: fillPoly leaves holes where polygons of one call overlap
+            pts = np.round((outline - [self.x0, self.y0]) * self.scale * (1 << shift)).astype(np.int32)
+            cv2.fillPoly(mask, [pts], 255, lineType=cv2.LINE_AA, shift=shift)
         return mask.astype(np.float32) / 255.0
 
     def colour(self, bgr: Bgr) -> Float:

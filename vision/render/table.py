@@ -68,17 +68,18 @@ def _jitter(rng: np.random.Generator, colour: Bgr, amount: float) -> Bgr:
 def _wood(rng: np.random.Generator, dark: Bgr, light: Bgr) -> Image:
     s = TILE_PX
     y = np.arange(s, dtype=np.float32)[:, None] * np.ones((1, s), np.float32)
-    warp = periodic_noise(rng, s, 160.0, 60.0) * rng.uniform(20, 45)
-    period = s / rng.integers(10, 22)
+    warp = periodic_noise(rng, s, 160.0, 40.0) * rng.uniform(25, 60) + periodic_noise(rng, s, 30.0, 8.0) * 6
+    period = s / rng.integers(16, 40)
     rings = 0.5 + 0.5 * np.cos(2 * np.pi * (y + warp) / period)
-    rings = rings ** rng.uniform(1.5, 4.0)
-    fibre = periodic_noise(rng, s, 40.0, 1.5)
-    t = 0.55 * rings + 0.35 * fibre + 0.1 * periodic_noise(rng, s, 80.0)
+    rings = rings ** rng.uniform(2.0, 5.0)  # thin dark late-wood lines on lighter early wood
+    fibre = periodic_noise(rng, s, 60.0, 1.2)
+    t = 0.3 * rings + 0.45 * fibre + 0.25 * periodic_noise(rng, s, 90.0, 20.0)
     image = _lerp_colours(1.0 - t, dark, light).astype(np.float32)
     boards = int(rng.integers(2, 5))
     edges = np.linspace(0, s, boards + 1)[:-1].astype(int)
     for top, bottom in zip(edges, [*edges[1:], s], strict=True):
-        image[top:bottom] *= rng.uniform(0.85, 1.12)
+        # each board its own cut of the log: shift its grain along the board (the tile stays seamless)
+        image[top:bottom] = np.roll(image[top:bottom], int(rng.integers(s)), axis=1) * rng.uniform(0.85, 1.12)
         image[top : top + 2] *= 0.55  # the seam between two boards
     return np.clip(image, 0, 255).astype(np.uint8)
 

@@ -85,15 +85,18 @@ def test_every_well_visible_back_quad_holds_its_back(rendered: list[tuple[Scene,
     checked = 0
     for _, out in rendered:
         for label in out.labels:
-            if label.kind != "back" or label.visible < 0.95 or label.back is None:
+            if label.kind != "back" or label.visible < 0.9 or label.back is None:
                 continue
-            crop = cv2.cvtColor(rectify(out.image, label.corners, 64, 96), cv2.COLOR_BGR2GRAY).astype(float)
+            tl, tr, _, bl = label.corners_array
+            width, height = round(np.linalg.norm(tr - tl)), round(np.linalg.norm(bl - tl))
+            if height < 40:
+                continue  # a small back keeps too little of its pattern to compare with the art
+            # compare at the size the back has in the picture, so both lose the same detail
+            crop = cv2.cvtColor(rectify(out.image, label.corners, width, height), cv2.COLOR_BGR2GRAY).astype(float)
             if crop.std() < 8:
-                continue  # a tiny, blurred back has no pattern left to compare
-            own = art.back(label.back, 96)
-            own_grey = cv2.cvtColor(
-                cv2.resize(own[..., :3], (64, 96), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
-            )
+                continue  # a blurred back has no pattern left to compare
+            own = cv2.resize(art.back(label.back, height)[..., :3], (width, height), interpolation=cv2.INTER_AREA)
+            own_grey = cv2.cvtColor(own, cv2.COLOR_BGR2GRAY)
             score = _correlation(crop, own_grey.astype(float))
             turned = _correlation(crop, own_grey.astype(float)[::-1, ::-1])
             assert score > 0.5, f"back {label.back} at {label.corners} correlates {score:.2f} with its art"
@@ -110,7 +113,9 @@ def test_card_pixels_lie_inside_their_labelled_quad(rendered: list[tuple[Scene, 
             total = int(own.sum())
             if total < 50:
                 continue
-            inside = int((own & _quad_mask(label, out.image.shape, shrink=-0.03)).sum())
+            # one pixel of tolerance all round: antialiased edges round either way
+            quad = cv2.dilate(_quad_mask(label, out.image.shape).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            inside = int((own & quad).sum())
             assert inside >= 0.99 * total, f"card {label.index}: {total - inside} of {total} pixels outside its quad"
 
 
@@ -154,7 +159,8 @@ def test_visible_fraction_is_one_for_a_lone_card_and_drops_under_another() -> No
 
 
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.corrcoef(a[8:-8, 8:-8].ravel(), b[8:-8, 8:-8].ravel())[0, 1])
+    m = max(2, a.shape[0] // 12)  # leave out the rim, where the table shows past the rounded corners
+    return float(np.corrcoef(a[m:-m, m:-m].ravel(), b[m:-m, m:-m].ravel())[0, 1])
 
 
 def _area(label: CardLabel) -> float:
