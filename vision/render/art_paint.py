@@ -66,6 +66,19 @@ def paste(canvas: FloatImage, alpha: FloatImage, colour: FloatImage | BGR, x: in
     region += (paint - region) * a
 
 
+def add_grain(canvas: FloatImage, amount: float, seed: int) -> None:
+    """Print and paper grain: a fixed (seeded) mottle of +-``amount`` in brightness, finer than the print."""
+    if amount <= 0:
+        return
+    height, width = canvas.shape[:2]
+    rng = np.random.default_rng(seed)
+    fine = rng.standard_normal((height, width), dtype=np.float32)
+    coarse = cv2.resize(
+        rng.standard_normal((max(2, height // 8), max(2, width // 8)), dtype=np.float32), (width, height)
+    )
+    canvas *= (1.0 + amount * (0.6 * fine + 0.5 * coarse))[:, :, None]
+
+
 def paste_mask(canvas: FloatImage, alpha: FloatImage, colour: BGR) -> None:
     """Like :func:`paste` for a mask the size of the canvas, touching only its non-zero bounding box."""
     x, y, w, h = cv2.boundingRect((alpha > 0).astype(np.uint8))

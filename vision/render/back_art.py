@@ -31,6 +31,7 @@ from vision.render.art_paint import (
     BGR,
     ByteImage,
     FloatImage,
+    add_grain,
     card_distance,
     gradient_axis,
     paste,
@@ -91,6 +92,7 @@ class BackLook:
     print_offset: float = 0.01
     corner_radius: float = 0.06
     aspect: float = FACE_ASPECT
+    grain: float = 0.0  # print and paper mottle, a fraction of brightness
 
     def __post_init__(self) -> None:
         if self.symbol not in SYMBOLS:
@@ -133,6 +135,10 @@ class BackLook:
         panel_colour = lettering if inverted else (base if dark and readable_on_base else _PAPER)
         word_colour = _PAPER if inverted else lettering
         fonts = available_fonts(LETTERING_FONT_CANDIDATES)
+        word_angle = int(rng.choice([90, 90, 90, 270, 0, 60]))
+        panel = "pill" if inverted else str(rng.choice(["pill", "pill", "ellipse", "band", "none"]))
+        if word_angle % 90:  # a slanted word gets no panel: one fitted to its square bounding box looks wrong
+            panel, word_colour = "none", lettering
         return cls(
             lettering=lettering,
             symbol=str(SYMBOLS[int(rng.integers(len(SYMBOLS)))]),
@@ -142,15 +148,15 @@ class BackLook:
             gradient_angle=float(rng.uniform(0, 360)),
             motif_colour=None if rng.random() < 0.7 else _colour_from_key(int(rng.integers(1 << 30))),
             motif_opacity=float(rng.uniform(0.25, 0.9)),
-            motif_size=float(rng.uniform(0.1, 0.24)),
-            motif_spacing=float(rng.uniform(1.2, 2.2)),
+            motif_size=float(rng.uniform(0.1, 0.22)),
+            motif_spacing=float(rng.uniform(1.2, 2.0)),
             motif_angle=float(rng.choice([0.0, 0.0, 15.0, -20.0, 45.0, 90.0])),
             border=float(rng.choice([0.0, 0.03, 0.06, 0.09])),
             border_colour=None if rng.random() < 0.7 else _colour_from_key(int(rng.integers(1 << 30))),
-            panel=str(rng.choice(["pill", "pill", "ellipse", "band", "none"])),
+            panel=panel,
             panel_colour=panel_colour,
             word_colour=word_colour,
-            word_angle=int(rng.choice([90, 90, 90, 270, 0, 60])),
+            word_angle=word_angle,
             word_length=float(rng.uniform(0.6, 0.85)),
             word_shadow=float(rng.choice([0.0, 0.012, 0.02, 0.03])),
             word_bounce=float(rng.choice([0.0, 0.0, 0.06, 0.12])),
@@ -161,6 +167,7 @@ class BackLook:
             print_offset=float(rng.uniform(0.0, 0.025)),
             corner_radius=float(rng.uniform(0.04, 0.09)),
             aspect=float(np.clip(rng.normal(FACE_ASPECT, 0.015), 0.6, 0.7)),
+            grain=float(rng.uniform(0.0, 0.025)),
         )
 
 
@@ -219,15 +226,16 @@ def _pattern_points(look: BackLook) -> list[tuple[float, float, int]]:
             y = (inset + (yscale - 2 * inset) * j / (n_y - 1)) / yscale
             points += [(inset, y, angle + 90), (1 - inset, y, angle - 90)]
         return points
-    rows = int(yscale / step) + 3
-    cols = int(1 / step) + 3
-    for row in range(-1, rows):
-        for col in range(-1, cols):
-            x = col * step + (step / 2 if look.pattern == "staggered" and row % 2 else 0.0)
-            y = row * step
+    # Centred on the card and offset by half a step, so that columns flank the word in the middle.
+    half_rows = int(yscale / step / 2) + 2
+    half_cols = int(1 / step / 2) + 2
+    for row in range(-half_rows, half_rows):
+        for col in range(-half_cols - 1, half_cols + 1):
+            shift = step / 2 if look.pattern == "staggered" and row % 2 else 0.0
             if look.pattern == "diagonal":
-                x, y = x + y * 0.5, y
-                x %= cols * step
+                shift = (row * step * 0.5) % step
+            x = 0.5 + (col + 0.5) * step + shift
+            y = yscale / 2 + (row + 0.5) * step
             turn = angle + (180 if look.pattern == "rows" and row % 2 else 0)
             points.append((x, y / yscale, turn))
     return points
@@ -369,6 +377,7 @@ def _back_print(look: BackLook, height: int) -> tuple[ByteImage, int]:
     _paint_motifs(canvas, look, width, height, margin)
     _paint_panel_and_word(canvas, look, width, height, margin)
     _paint_border(canvas, look, width, height, margin)
+    add_grain(canvas, look.grain, look.seed)
     sheet = np.round(np.clip(canvas, 0, 255)).astype(np.uint8)  # a quarter of the memory of float
     sheet.setflags(write=False)
     return sheet, margin

@@ -26,6 +26,7 @@ from vision.render.art_paint import (
     BGR,
     ByteImage,
     FloatImage,
+    add_grain,
     paint_sphere,
     paste,
     per_card_finish,
@@ -111,6 +112,7 @@ class FaceStyle:
     ball_shadow: float = 0.0  # opacity of a printed drop shadow under each ball
     ball_outline: float = 0.0  # dark cartoon outline, fraction of the ball radius
     vignette: float = 0.0  # the printed colour darkens towards the edges by this much
+    grain: float = 0.0  # print and paper mottle, a fraction of brightness
     gloss: float = 0.06
     gloss_angle: float = 60.0
     wear: float = 0.15
@@ -175,6 +177,7 @@ class FaceStyle:
             ball_shadow=float(rng.choice([0.0, 0.0, 0.25, 0.45])),
             ball_outline=float(rng.choice([0.0, 0.0, 0.0, 0.12])),
             vignette=float(rng.uniform(0.0, 0.12)),
+            grain=float(rng.uniform(0.0, 0.025)),
             gloss=float(rng.uniform(0.0, 0.15)),
             gloss_angle=float(rng.uniform(0, 360)),
             wear=float(rng.uniform(0.0, 0.6) ** 1.5),
@@ -420,6 +423,7 @@ def _face_print(card: Card, style: FaceStyle, height: int) -> tuple[ByteImage, i
             _paint_disc(canvas, cx, cy, radius * (1 + style.ball_outline), style.outline_colour, 1.0)
         paint_sphere(canvas, cx, cy, radius, style.colour_of(others[other]), style.ball_highlight)
     _paint_digit(canvas, card, style, layout, height, margin)
+    add_grain(canvas, style.grain, style.ball_seed + card.number + 10 * COLOURS.index(card.colour))
     sheet = np.round(np.clip(canvas, 0, 255)).astype(np.uint8)  # a quarter of the memory of float
     sheet.setflags(write=False)
     return sheet, margin
