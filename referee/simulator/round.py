@@ -5,9 +5,10 @@ cards turned over), and thinks again. What happens next is the earliest entry of
 hitting one stack within :data:`CONFLICT_WINDOW` seconds are a conflict, resolved by the rules; a card that
 would land on a stack that changed since the bot looked is pulled back, as a player who sees it does.
 
-The round ends through one funnel, :meth:`Round.outcome`: a Ligretto pile is empty ("Ligretto stop"), or
-nobody can ever play again (deadlock: every player went through their whole hand since the last change on
-the table, and no card anyone can still reach fits anywhere).
+The centre's ground truth lives in a :class:`~referee.simulator.board.Board`, each player's cards in their
+:class:`~referee.simulator.places.Places`. The round ends through one funnel, :meth:`Round.outcome`: a
+Ligretto pile is empty ("Ligretto stop"), or nobody can ever play again (deadlock: every player went
+through their whole hand since the last change on the table, and no card anyone can still reach fits).
 
 >>> result = Round(("red-red", "blue-blue"), seed=3).play()
 >>> result.reason in ("ligretto_stop", "deadlock"), sum(result.centre.values()) > 0
@@ -168,7 +169,8 @@ class Round:
         }
         while self._heap:
             t, _, kind, who, generation, payload = heapq.heappop(self._heap)
-            seat = self.seats[who] if kind != "close" else self.seats[0]
+            # A "close" belongs to a stack (``payload``), not to a bot: it is never cancelled.
+            seat = self.seats[who]
             if kind in ("take_back", "close") or generation == seat.generation:
                 self.now = t
                 if t > self.settings.max_seconds:
@@ -296,7 +298,11 @@ class Round:
         )
         if len(window.landings) == 1:
             self._emit(played)
-            return
+        else:
+            self._resolve_conflict(stack, window, played)
+
+    def _resolve_conflict(self, stack: Stack, window: Window, played: CardPlayed) -> None:
+        """Identical cards landed together: the rules say which stays; the others go back to their owners."""
         cards = tuple(plan.card for _, plan, _ in window.landings)
         kept, taken_back = resolve_conflict(window.top_before, cards, self.settings.rules)
         self._emit(
