@@ -51,3 +51,4 @@ def test_contact_sheet_holds_forty_faces_and_twenty_four_backs() -> None:
     gap = 4
     assert sheet.ndim == 3 and sheet.shape[2] == 3
     assert sheet.shape[0] == (4 + 2) * (40 + gap) + 2 * gap
+    assert np.array_equal(sheet, make_sheet(seed=1, height=40)), "the committed sample can be regenerated"
