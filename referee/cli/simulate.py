@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 from referee.backs import Catalogue
 from referee.errors import SetupError
 from referee.rules import ConflictResolution, RuleSettings, ShortHand, check_player_count, check_setup
 from referee.simulator import MistakeRates, SimSettings
+from referee.simulator.audit import audit
 from referee.simulator.output import prepare, write_round, write_summary
 from referee.simulator.result import RoundResult
 from referee.simulator.series import play_match
@@ -140,6 +142,18 @@ def _print_summary(
         print(f"round {result.number}: {result.reason}{who} after {result.duration:.0f} s; {scores}")
     if len(rounds) > 10:
         print(f"... {len(rounds) - 10} more rounds")
+    injected = sum(len(r.mistakes) for r in rounds)
+    if injected:
+        missed = sum(_missed(r) for r in rounds)
+        verdict = "finds every one" if not missed else f"misses {missed}"
+        print(f"mistakes injected: {injected}; the judge, replaying the event logs, {verdict}")
     ranking = sorted(totals.items(), key=lambda item: -item[1])
     print("totals: " + " ".join(f"{back}={total}" for back, total in ranking))
     print(f"winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}; files in {out}")
+
+
+def _missed(result: RoundResult) -> int:
+    """Injected mistakes the judge does not find when it replays the round's event log."""
+    found = audit(result.events).counts()
+    injected = Counter((m.kind, m.back, str(m.card), m.stack) for m in result.mistakes)
+    return sum((injected - found).values())

@@ -75,6 +75,22 @@ def test_simulate_refuses_a_bad_table_with_one_clear_line(tmp_path, capsys, args
     assert not (tmp_path / "out").exists()
 
 
+def test_simulate_plays_to_a_target_score_when_asked(tmp_path):
+    assert main(["simulate", "--players", "3", "--seed", "2", "--target", "30", "--out", str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["match_end"] == "target"
+    assert max(summary["totals"].values()) >= 30
+    assert len(list(tmp_path.glob("round-*.events.jsonl"))) == len(summary["rounds"])
+
+
+def test_simulate_with_mistakes_says_how_many_the_judge_finds(tmp_path, capsys):
+    assert main(["simulate", "--players", "4", "--seed", "3", "--mistakes", "0.05", "--out", str(tmp_path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("mistakes injected"))
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    injected = len(summary["rounds"][0]["mistakes"])
+    assert line == f"mistakes injected: {injected}; the judge, replaying the event logs, finds every one"
+
+
 def test_simulate_help_shows_an_example(capsys):
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
