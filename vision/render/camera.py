@@ -103,10 +103,10 @@ class Camera:
     def intrinsics(self) -> FloatArray:
         return np.array([[self.fx, 0, self.cx], [0, self.fy, self.cy], [0, 0, 1]], dtype=np.float64)
 
-    def homography(self) -> FloatArray:
-        """Table millimetres (z = 0) to undistorted pixels of this camera's frame."""
+    def homography(self, plane_z_mm: float = 0.0) -> FloatArray:
+        """Table millimetres to undistorted pixels of this camera's frame (``plane_z_mm`` > 0: below the table)."""
         world_to_cam = np.asarray(self.rotation, dtype=np.float64).T
-        t = -world_to_cam @ np.asarray(self.centre_mm, dtype=np.float64)
+        t = world_to_cam @ (np.array([0.0, 0.0, plane_z_mm]) - np.asarray(self.centre_mm, dtype=np.float64))
         extrinsic = np.column_stack([world_to_cam[:, 0], world_to_cam[:, 1], t])
         h = self.intrinsics @ extrinsic
         return np.asarray(h / h[2, 2], dtype=np.float64)

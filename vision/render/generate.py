@@ -37,6 +37,7 @@ from vision.render.layouts import (
 )
 from vision.render.lighting import HELDOUT_LIGHTS, LIGHT_PRESETS, TRAIN_LIGHTS
 from vision.render.occluders import Occluder, random_cup, random_hand, random_phone
+from vision.render.props import Prop, random_prop
 from vision.render.scene import Effects, Scene
 from vision.render.table import HELDOUT_SURFACES, TRAIN_SURFACES, VARIANTS, hash_name
 
@@ -177,6 +178,30 @@ def _occluders(
     return out
 
 
+FLOORS: tuple[str, ...] = ("black-laminate", "grey-cloth", "walnut-wood", "oak-wood", "gravel-photo", "beige-laminate")
+
+
+def _table_top(rng: np.random.Generator, cards: list[PlacedCard]) -> tuple[tuple[float, float] | None, bool]:
+    """A table just large enough for every card (and some), or none (the table fills the view)."""
+    if rng.random() < 0.25:
+        return None, False
+    reach = np.abs(np.array([c.centre_mm for c in cards])).max(axis=0) + 80.0 if cards else np.zeros(2)
+    half = np.maximum(reach + rng.uniform(60, 450, 2), rng.uniform(420, 700))
+    if rng.random() < 0.3:
+        side = float(max(half) * 1.15)  # a round table circumscribing the cards
+        return (side, side), True
+    return (float(half[0]), float(half[1])), False
+
+
+def _props(rng: np.random.Generator, cards: list[PlacedCard], focus: tuple[float, float]) -> list[Prop]:
+    count = int(rng.choice([0, 0, 0, 1, 1, 2, 3]))
+    out = []
+    for _ in range(count):
+        anchor = cards[int(rng.integers(len(cards)))].centre_mm if cards else focus
+        out.append(random_prop(rng, (anchor[0] + float(rng.normal(0, 150)), anchor[1] + float(rng.normal(0, 150)))))
+    return out
+
+
 def _effects(rng: np.random.Generator) -> Effects:
     return Effects(
         motion_blur_px=float(rng.uniform(2, 9)) if rng.random() < 0.15 else 0.0,
@@ -197,6 +222,8 @@ def random_scene(seed: int, split: str = "train", size: tuple[int, int] = (640, 
     if cards and rng.random() < 0.75:
         focus = cards[int(rng.integers(len(cards)))].centre_mm  # look at the cards, not at empty table
     camera = _camera(rng, focus, size, card_px)
+    table_half, table_round = _table_top(rng, cards)
+    props = _props(rng, cards, focus)
     cards = _cull(cards, camera)
     lens_height = -camera.centre_mm[2]
     surface = pool.surfaces[int(rng.integers(len(pool.surfaces)))]
@@ -213,6 +240,10 @@ def random_scene(seed: int, split: str = "train", size: tuple[int, int] = (640, 
         face_style=int(rng.choice(pool.face_styles)),
         effects=_effects(rng),
         seed=int(rng.integers(2**31)),
+        props=tuple(props),
+        table_half_mm=table_half,
+        table_round=table_round,
+        floor=FLOORS[int(rng.integers(len(FLOORS)))],
     )
 
 

@@ -38,7 +38,8 @@ from vision.render.layers import OCCLUDER_ID, Float, Layer, Shadow, composite
 from vision.render.layouts import PlacedCard
 from vision.render.lighting import LIGHT_PRESETS, Light, apply_light
 from vision.render.occluders import Occluder
-from vision.render.table import draw_table, surface_tile
+from vision.render.props import Prop
+from vision.render.table import FLOOR_DEPTH_MM, add_floor, draw_table, surface_tile, table_mask
 
 Image = npt.NDArray[np.uint8]
 Ids = npt.NDArray[np.uint16]
@@ -70,6 +71,10 @@ class Scene:
     face_style: int = 0
     effects: Effects = field(default_factory=Effects)
     seed: int = 0
+    props: tuple[Prop, ...] = ()  # flat things under the cards (score sheets, pens, coins), not labelled
+    table_half_mm: tuple[float, float] | None = None  # None: the table fills the view
+    table_round: bool = False
+    floor: str = "black-laminate"  # surface preset seen off the table, far below
 
     @classmethod
     def plain(cls, camera: Camera, cards: Sequence[PlacedCard], surface: str = "grey-laminate") -> Scene:
@@ -128,9 +133,18 @@ def _draw(scene: Scene, art: ArtSource, canvas_cam: Camera) -> tuple[Float, Ids]
     w, h = canvas_cam.size
     ppm = _px_per_mm(canvas_cam)
     tile = surface_tile(scene.surface, scene.surface_variant)
-    canvas_f = draw_table((w, h), canvas_cam.homography(), tile, ppm, scene.surface_gains, scene.surface_rotation_deg)
+    homography = canvas_cam.homography()
+    canvas_f = draw_table((w, h), homography, tile, ppm, scene.surface_gains, scene.surface_rotation_deg)
+    if scene.table_half_mm is not None:
+        top = table_mask((w, h), homography, scene.table_half_mm, scene.table_round)
+        floor = surface_tile(scene.floor, 0)
+        gain = float(np.random.default_rng([scene.seed, 13]).uniform(0.35, 0.85))  # the floor lies in the table's shade
+        canvas_f = add_floor(canvas_f, canvas_cam.homography(FLOOR_DEPTH_MM), floor, ppm * 0.6, top, gain)
     ids = np.zeros((h, w), np.uint16)
     light = scene.light
+    for prop in scene.props:
+        dx, dy = light.shadow_offset_px(1.0, ppm)
+        composite(canvas_f, ids, prop.layer(canvas_cam), 0, Shadow(dx, dy, ppm * 0.8, light.shadow_opacity * 0.5))
     tints = np.random.default_rng([scene.seed, 7]).uniform(0.92, 1.06, len(scene.cards))
     for i, card in enumerate(scene.cards):
         layer = card_layer(card, canvas_cam, art, scene.face_style, float(tints[i]))

@@ -316,3 +316,45 @@ def draw_table(
     matrix = homography @ tile_to_mm
     surface = cv2.warpPerspective(level, matrix, canvas_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
     return surface.astype(np.float32) * np.asarray(gains, np.float32)
+
+
+FLOOR_DEPTH_MM = 720.0  # a table top stands about this high above the floor
+
+
+def table_mask(
+    canvas_size: tuple[int, int], homography: npt.NDArray[np.float64], half_mm: tuple[float, float], round_top: bool
+) -> Float:
+    """Per-pixel coverage (0..1) of a table top of half-size ``half_mm`` centred at the origin.
+
+    Computed on a half-resolution grid (a table edge is a smooth curve) and scaled up, which also
+    antialiases it. Rays that never meet the table plane (above the horizon) are off the table.
+    """
+    w, h = canvas_size
+    gw, gh = max(2, w // 2), max(2, h // 2)
+    u, v = np.meshgrid(np.linspace(0, w, gw), np.linspace(0, h, gh))
+    inverse = np.linalg.inv(homography)
+    px = inverse[0, 0] * u + inverse[0, 1] * v + inverse[0, 2]
+    py = inverse[1, 0] * u + inverse[1, 1] * v + inverse[1, 2]
+    pw = inverse[2, 0] * u + inverse[2, 1] * v + inverse[2, 2]
+    in_front = pw > 1e-9
+    x = np.where(in_front, px / np.where(in_front, pw, 1.0), np.inf) / half_mm[0]
+    y = np.where(in_front, py / np.where(in_front, pw, 1.0), np.inf) / half_mm[1]
+    inside = (x * x + y * y <= 1.0) if round_top else ((np.abs(x) <= 1.0) & (np.abs(y) <= 1.0))
+    return np.asarray(cv2.resize(inside.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def add_floor(
+    canvas: Float,
+    floor_homography: npt.NDArray[np.float64],
+    floor: SurfaceTile,
+    px_per_mm: float,
+    table: Float,
+    gain: float = 0.6,
+) -> Float:
+    """Replaces what lies off the table by the floor far below it: smaller, out of focus, in the table's shadow."""
+    if float(table.min()) >= 1.0:
+        return canvas
+    h, w = table.shape
+    below = draw_table((w, h), floor_homography, floor, px_per_mm, (gain, gain, gain), 0.0)
+    below = np.asarray(cv2.GaussianBlur(below, (0, 0), 2.5), np.float32)
+    return np.asarray(below + (canvas - below) * table[..., None], np.float32)
