@@ -71,3 +71,30 @@ def test_cropped_camera_sees_what_cropping_and_resizing_the_picture_shows() -> N
 def test_a_tilted_camera_sees_the_far_side_smaller() -> None:
     cam = Camera.looking_at((0.0, 0.0), 600.0, 40.0, 800.0, (640, 640))
     assert cam.scale_px_per_mm((0.0, -200.0)) < cam.scale_px_per_mm((0.0, 0.0)) < cam.scale_px_per_mm((0.0, 200.0))
+
+
+@pytest.mark.parametrize("round_top", [False, True])
+def test_the_table_top_ends_at_its_edge_and_the_floor_shows_beyond(round_top: bool) -> None:
+    from vision.render.table import table_mask
+
+    cam = Camera.looking_at((0.0, 0.0), 1500.0, 0.0, 500.0, (400, 400))  # 1 px = 3 mm
+    mask = table_mask(cam.size, cam.homography(), (300.0, 300.0), round_top)
+    assert mask[200, 200] == pytest.approx(1.0)
+    assert mask[200, 5] == pytest.approx(0.0) and mask[5, 5] == pytest.approx(0.0)
+    corner_inside = 300 * 0.9 / 3  # 90% of the half-size, along the diagonal: in a square, not in a circle
+    assert mask[int(200 - corner_inside), int(200 - corner_inside)] == pytest.approx(0.0 if round_top else 1.0)
+
+
+def test_props_lie_under_the_cards_and_are_not_labelled() -> None:
+    from dataclasses import replace
+
+    from vision.render.props import ScoreSheet
+
+    cam = Camera.looking_at((0.0, 0.0), 500.0, 0.0, 500.0, (320, 320))
+    card = PlacedCard((0.0, 0.0), 10.0, None, "blue-blue")
+    sheet = ScoreSheet((20.0, 0.0), 0.0, (148.0, 210.0), (245.0, 245.0, 245.0), (120.0, 40.0, 20.0), 1)
+    bare = render(Scene.plain(cam, [card]), FlatArt())
+    with_sheet = render(replace(Scene.plain(cam, [card]), props=(sheet,)), FlatArt())
+    assert [label.visible for label in with_sheet.labels] == [label.visible for label in bare.labels]
+    assert np.array_equal(with_sheet.ids, bare.ids)
+    assert not np.array_equal(with_sheet.image, bare.image)
