@@ -48,10 +48,12 @@ from referee.simulator.places import DISCARD, HAND, PILE, Places
 from referee.simulator.post_round import CentreStack, lay_out_leftovers, spread_centre
 from referee.simulator.result import Outcome, RoundResult
 from referee.simulator.settings import FPS, SimSettings
-from referee.simulator.table import Table, centre_place, row_place, slap
+from referee.simulator.table import Table, centre_place, rotate, row_place, slap
 from referee.simulator.trace import Mark, Move, Pickup, TraceRecord
 
 _SORTED_SET = sorted(FULL_SET)
+ROW_CASCADE_MM = 15.0
+"""How far a card built down on the own row lies from the one it covers, towards the player."""
 
 
 @dataclass
@@ -362,7 +364,7 @@ class Round:
         self.board.pick_up_loose(loose)
         seat.outstanding -= 1
         seat.places.put(loose.source, loose.card)
-        target = self.table.seats[seat.index].places[loose.source]
+        target = self._home(seat, loose.source, len(seat.places.cards(loose.source)))
         self._move(t - 0.3, seat, loose.card, centre_place(loose.stack), loose.source, target)
         self._emit(
             CardTakenBack(t=t, frame=_frame(t), stack=loose.stack, card=loose.card, back=seat.back, source=loose.source)
@@ -561,11 +563,22 @@ class Round:
         self.trace.append(Move(start, max(start, self.now), seat.back, card, source, target, placement))
 
     def _move_home(self, start: float, seat: _Seat, card: Card, source: str, target: str, depth: int = 0) -> None:
-        """A card moving between a player's own places; cards on a pile lie a little askew, as real ones do."""
-        base = self.table.seats[seat.index].places[target]
-        placement = base if depth <= 1 else Placement(base.x, base.y, base.angle + self.rng.uniform(-4.0, 4.0))
+        """A card moving between a player's own places, to lie ``depth`` cards deep there."""
+        placement = self._home(seat, target, depth)
         face = "down" if target == HAND else "up"
         self.trace.append(Move(start, max(start, self.now), seat.back, card, source, target, placement, face))
+
+    def _home(self, seat: _Seat, place: str, depth: int) -> Placement:
+        """Where a card lies in a player's own place: cards on the discard pile a little askew, as real ones
+        do; cards built down on a row slot (advanced variant) overlapping towards the player, so each shows."""
+        home = self.table.seats[seat.index]
+        base = home.places[place]
+        if depth <= 1:
+            return base
+        if place.startswith("row:"):
+            dx, dy = rotate(0.0, ROW_CASCADE_MM * (depth - 1), home.angle)
+            return Placement(base.x + dx, base.y + dy, base.angle)
+        return Placement(base.x, base.y, base.angle + self.rng.uniform(-4.0, 4.0))
 
     def _layout_json(self) -> dict[str, Any]:
         seats = [
