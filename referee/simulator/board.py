@@ -92,10 +92,6 @@ class Board:
         """The legal top of every stack no conflict is being decided on."""
         return {stack.id: stack.top for stack in self.stacks if stack.window is None}
 
-    def settling(self) -> bool:
-        """True while a card lies loose or a conflict window is open: the centre is about to change."""
-        return bool(self.loose) or any(stack.window for stack in self.stacks)
-
     def claim_site(self, rng: random.Random) -> Placement:
         """A free spot for a new stack (or an illegal card that starts none), turned at random."""
         site = self.free_sites.pop(rng.randrange(len(self.free_sites)))

@@ -128,7 +128,10 @@ class Round:
 
     def stuck(self) -> bool:
         """True when no card anyone can still reach will ever fit: nothing to refill, to play or to build."""
-        if self.board.settling():
+        if any(stack.window for stack in self.stacks):
+            return False  # a legal card is landing: the centre is changing
+        # An illegal card goes back where it came from: it counts as reachable, as it will be again.
+        if any(x.card.number == 1 or x.card in self.board.wanted for x in self.board.loose):
             return False
         for seat in self.seats:
             places = seat.places
