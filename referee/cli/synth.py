@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.cli.synth_video import register_video
 from referee.errors import SetupError
 
 DEFAULT_IMAGES_OUT = Path("datasets/generated/ligretto-obb")
@@ -135,6 +136,7 @@ def _register_samples(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 SYNTH_COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _register_images,
     _register_samples,
+    register_video,
 )
 
 

@@ -1,0 +1,137 @@
+"""``ligretto synth video`` end to end: a playable MP4 and, beside it, events, frames and trace that agree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import av
+import cv2
+import pytest
+
+from referee.cli.main import main
+from referee.cli.synth_video import FAST_BOTS
+from referee.events import read_events
+from referee.simulator import MistakeRates, Round, SimSettings
+from vision.render.video import VideoSettings, companion_paths, plan, render_round
+from vision.render.video_timeline import frame_of
+
+SETTINGS = VideoSettings(size=(320, 180), duration_limit=6.0, time_scale=1.5, seed=4, workers=2)
+LANDINGS = ("stack_started", "card_played", "illegal_play")
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    settings = SimSettings(bots=FAST_BOTS, mistakes=MistakeRates.uniform(0.05))
+    result = Round(("red-red", "blue-blue"), seed=4, settings=settings).play()
+    out = tmp_path_factory.mktemp("video") / "round.mp4"
+    summary = render_round(result, out, SETTINGS)
+    assert summary.frames == plan(result, SETTINGS).frames
+    return out, summary.frames
+
+
+def _frames(video: Path) -> list[dict[str, Any]]:
+    lines = companion_paths(video)["frames"].read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_the_mp4_is_h264_with_every_frame_at_the_asked_size(written: tuple[Path, int]) -> None:
+    video, frames = written
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        assert stream.codec_context.name == "h264"
+        assert stream.codec_context.pix_fmt == "yuv420p"
+        decoded = [frame.to_ndarray(format="bgr24") for frame in container.decode(stream)]
+    assert len(decoded) == frames == 180
+    assert decoded[0].shape == (180, 320, 3)
+
+
+def test_opencv_reads_the_mp4_too(written: tuple[Path, int]) -> None:
+    video, frames = written
+    capture = cv2.VideoCapture(str(video))
+    count = 0
+    while capture.read()[0]:
+        count += 1
+    capture.release()
+    assert count == frames
+
+
+def test_the_frame_labels_have_one_line_per_frame_in_order(written: tuple[Path, int]) -> None:
+    video, frames = written
+    records = _frames(video)
+    assert [r["frame"] for r in records] == list(range(frames))
+    assert all(len(r["homography"]) == 3 for r in records)
+    assert all(len(card["corners"]) == 4 for r in records for card in r["cards"])
+
+
+def test_event_frames_are_the_first_frame_at_or_after_the_event_time(written: tuple[Path, int]) -> None:
+    video, frames = written
+    events = list(read_events(companion_paths(video)["events"]))
+    assert events[0].type == "round_started" and len(events) > 5
+    for event in events:
+        assert event.frame == frame_of(event.t, SETTINGS.fps) < frames
+        assert event.frame - 1 < event.t * SETTINGS.fps <= event.frame + 1e-6
+
+
+def test_a_landed_card_lies_still_from_its_events_frame_and_was_in_flight_just_before(
+    written: tuple[Path, int],
+) -> None:
+    video, _ = written
+    records = _frames(video)
+    landings = [e for e in read_events(companion_paths(video)["events"]) if e.type in LANDINGS]
+    assert landings
+
+    def still(frame: int, back: str | None, colour: str, number: int) -> bool:
+        return any(
+            c["owner"] == back and c["colour"] == colour and c["number"] == number and not c["moving"]
+            for c in records[frame]["cards"]
+        )
+
+    for event in landings:
+        assert event.card is not None
+        card = (event.back, event.card.colour.value, event.card.number)
+        assert still(event.frame, *card), f"{event.type} {event.card} not at rest in frame {event.frame}"
+        assert not still(event.frame - 1, *card), f"{event.card} already at rest before frame {event.frame}"
+
+
+def test_the_trace_is_in_video_time_and_names_the_video_settings(written: tuple[Path, int]) -> None:
+    video, frames = written
+    lines = companion_paths(video)["trace"].read_text(encoding="utf-8").splitlines()
+    layout, first = json.loads(lines[0]), json.loads(lines[1])
+    assert layout["kind"] == "layout"
+    assert layout["video"] == {
+        "fps": 30.0,
+        "time_scale": 1.5,
+        "size": [320, 180],
+        "frames": frames,
+        "seed": 4,
+        "view": "centre",
+    }
+    assert first["t"] < 2.0
+
+
+def test_ligretto_synth_video_writes_the_four_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "clip.mp4"
+    args = ["synth", "video", "--players", "2", "--seed", "1", "--size", "160x96", "--duration-limit", "0.5"]
+    assert main([*args, "--workers", "1", "--quiet", "--out", str(out)]) == 0
+    assert out.exists() and all(path.exists() for path in companion_paths(out).values())
+    assert "15 frames" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--out", "clip.avi"], "must name an .mp4 file"),
+        (["--size", "161x96", "--out", "clip.mp4"], "even"),
+        (["--speed", "0", "--out", "clip.mp4"], "time scale must be positive"),
+        (["--surface", "lava", "--out", "clip.mp4"], "unknown surface"),
+        ([], "--out FILE.mp4 is required"),
+    ],
+)
+def test_bad_options_give_one_line_naming_the_problem(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["synth", "video", "--players", "2", *extra]) != 0
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
