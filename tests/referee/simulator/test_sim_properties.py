@@ -10,11 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.backs import Catalogue
-from referee.cards import FULL_SET
+from referee.cards import FULL_SET, HIGHEST, Card
 from referee.events import RoundScored, RoundStopped
 from referee.rules import ConflictResolution, RuleSettings, ShortHand
 from referee.simulator import MistakeRates, Round, SimSettings
 from referee.simulator.audit import audit
+from referee.simulator.bots import fits_below
 from referee.simulator.mistakes import CONFLICT
 
 BACKS = Catalogue.default().ids
@@ -116,3 +117,24 @@ def test_every_round_ends_by_ligretto_stop_or_deadlock(n, seed, rule, rate):
     else:
         assert result.reason == "deadlock"
         assert result.outcome.back is None
+        assert nobody_can_ever_play(result, rule.advanced_row)
+
+
+def nobody_can_ever_play(result, advanced_row: bool) -> bool:
+    """From the final state: no gap to refill, and no card anyone can still reach fits anywhere."""
+    wanted = set()
+    for _, cards in result.stacks:
+        top = Card.parse(cards[-1][0])
+        if top.number < HIGHEST:
+            wanted.add(Card(top.colour, top.number + 1))
+    for places in result.final.values():
+        slots = [slot for name, slot in places.items() if name.startswith("row:")]
+        if places["pile"] and not all(slots):
+            return False
+        row_tops = [Card.parse(slot[-1]) for slot in slots if slot]
+        loose = [Card.parse(c) for c in places["pile"][-1:] + places["hand"] + places["discard"]]
+        if any(card.number == 1 or card in wanted for card in row_tops + loose):
+            return False
+        if advanced_row and any(fits_below(card, top) for card in loose for top in row_tops):
+            return False
+    return True
