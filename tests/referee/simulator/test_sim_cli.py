@@ -102,7 +102,7 @@ def test_bench_simulate_prints_rounds_per_second_for_4_and_12_players_and_their_
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(" 4 players:") and "rounds/s" in lines[0]
     assert lines[1].startswith("12 players:") and "rounds/s" in lines[1]
-    assert lines[2].startswith("ratio 4/12 players:")
+    assert lines[2].startswith("ratio 4/12 players (CPU):")
 
 
 def test_bench_without_a_target_lists_the_benchmarks(capsys):
