@@ -10,19 +10,24 @@ judge must catch.
 ('round_started', 'round_scored')
 """
 
+from referee.simulator.audit import Audit, Finding, audit
 from referee.simulator.bots import BotProfile, Delay
 from referee.simulator.mistakes import InjectedMistake, MistakeRates
 from referee.simulator.result import Outcome, RoundResult
 from referee.simulator.round import Round
+from referee.simulator.series import MatchResult, play_match
 from referee.simulator.settings import CONFLICT_WINDOW, FPS, SimSettings
 from referee.simulator.table import Seat, Table
 
 __all__ = [
     "CONFLICT_WINDOW",
     "FPS",
+    "Audit",
     "BotProfile",
     "Delay",
+    "Finding",
     "InjectedMistake",
+    "MatchResult",
     "MistakeRates",
     "Outcome",
     "Round",
@@ -30,4 +35,6 @@ __all__ = [
     "Seat",
     "SimSettings",
     "Table",
+    "audit",
+    "play_match",
 ]

@@ -1,7 +1,10 @@
 """The physical trace of a simulated round: every card move, for a renderer to animate the table.
 
-The first record (``layout``) gives the table, the seats with the placement of every place, and the cards
-each place holds at the start (bottom first). Then, in time order:
+The first record is the ``layout``: ``table`` holds ``shape`` (circle), ``radius`` and ``centre_radius``
+(mm), ``card_size`` ([width, height] mm) and ``seats``, each with ``seat`` (index, clockwise from the bottom
+of the image), ``back``, ``anchor`` ([x, y, angle] of the middle of the player's places), ``places`` (name:
+[x, y, angle]) and ``cards`` (name: the cards there at the start, bottom first, in card notation). The hand
+lies face down, every other place face up. Then, in time order:
 
 - ``move``: one card goes from one place to another between ``t`` and ``t_end``; ``placement`` is where it
   comes to rest, ``face`` whether its face (``up``) or its back (``down``) shows. Places are ``row:i``,
