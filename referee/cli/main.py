@@ -27,6 +27,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.simulate",
     "referee.cli.bench",
     "referee.cli.synth",
+    "referee.cli.replay",
+    "referee.cli.eval_referee",
 )
 
 

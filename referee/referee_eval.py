@@ -1,0 +1,215 @@
+"""Scoring the referee against the ground truth of a simulated round (the figures of ``ligretto eval-referee``).
+
+- Plays (``stack_started`` + ``card_played``): a referee play is right when it has the card of a true play,
+  lies within ``window_s`` of when that card came down, and is on the referee's stack that corresponds to the
+  true stack (stacks are numbered independently; the correspondence is the one most plays agree on).
+- Illegal plays: the same card within ``window_s``; the latency is when the referee *said* it (the frame it was
+  reading) minus when the card came down, and a flag counts as in time within ``window_s``.
+- Conflicts: a referee conflict of the same card within ``window_s`` of a true one.
+- End of round: per back, the centre count and the score both exact.
+
+>>> from referee.cards import Card
+>>> from referee.events import CardPlayed, StackStarted
+>>> truth = [StackStarted(t=1.0, stack=1, card=Card.parse("r1")), CardPlayed(t=2.0, stack=1, card=Card.parse("r2"))]
+>>> said = [(StackStarted(t=1.1, stack=7, card=Card.parse("r1")), 1.3),
+...         (CardPlayed(t=2.2, stack=7, card=Card.parse("r2")), 2.4)]
+>>> m = score_round(truth, said)
+>>> m.plays.recall, m.plays.precision
+(1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.events import CardPlayed, Conflict, Event, IllegalPlay, RoundScored, StackStarted
+
+WINDOW_S = 0.5
+Said = tuple[Event, float]
+"""A referee event and the video time at which the referee said it."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    truth: int
+    said: int
+    right: int
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.truth if self.truth else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.said if self.said else 1.0
+
+
+@dataclass(frozen=True)
+class RoundMetrics:
+    plays: Tally
+    illegal: Tally
+    conflicts: Tally
+    latencies: tuple[float, ...] = ()
+    players: int = 0
+    players_exact: int = 0
+    scored: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def in_time(self) -> int:
+        return sum(1 for x in self.latencies if x <= WINDOW_S + 1e-9)
+
+    def row(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+        return {
+            **self.extra,
+            "plays_truth": self.plays.truth,
+            "plays_said": self.plays.said,
+            "plays_right": self.plays.right,
+            "illegal_truth": self.illegal.truth,
+            "illegal_said": self.illegal.said,
+            "illegal_right": self.illegal.right,
+            "illegal_in_time": self.in_time,
+            "illegal_latency_median_s": round(statistics.median(lat), 3) if lat else "",
+            "illegal_latency_max_s": round(lat[-1], 3) if lat else "",
+            "conflicts_truth": self.conflicts.truth,
+            "conflicts_said": self.conflicts.said,
+            "conflicts_right": self.conflicts.right,
+            "scored": int(self.scored),
+            "players": self.players,
+            "players_exact": self.players_exact,
+        }
+
+
+def _plays(events: Sequence[Event]) -> list[Event]:
+    return [e for e in events if isinstance(e, StackStarted | CardPlayed)]
+
+
+def _pairs(truth: Sequence[Event], said: Sequence[Event], window: float) -> list[tuple[int, int]]:
+    """Greedy one-to-one pairs of events with the same card, nearest in time first, within ``window``."""
+    candidates = sorted(
+        (abs(s.t - t.t), i, j)
+        for i, t in enumerate(truth)
+        for j, s in enumerate(said)
+        if t.card == s.card and abs(s.t - t.t) <= window
+    )
+    used_t: set[int] = set()
+    used_s: set[int] = set()
+    pairs = []
+    for _, i, j in candidates:
+        if i not in used_t and j not in used_s:
+            used_t.add(i)
+            used_s.add(j)
+            pairs.append((i, j))
+    return pairs
+
+
+def score_plays(truth: Sequence[Event], said: Sequence[Event], window: float = WINDOW_S) -> Tally:
+    true_plays, said_plays = _plays(truth), _plays(said)
+    pairs = _pairs(true_plays, said_plays, window)
+    votes: dict[int | None, Counter[int | None]] = {}
+    for i, j in pairs:
+        votes.setdefault(true_plays[i].stack, Counter())[said_plays[j].stack] += 1
+    mapping = {stack: counter.most_common(1)[0][0] for stack, counter in votes.items()}
+    right = sum(1 for i, j in pairs if mapping.get(true_plays[i].stack) == said_plays[j].stack)
+    return Tally(len(true_plays), len(said_plays), right)
+
+
+def score_round(
+    truth: Sequence[Event], said: Sequence[Said], *, window: float = WINDOW_S, extra: dict[str, Any] | None = None
+) -> RoundMetrics:
+    """Every figure for one round; ``said`` pairs each referee event with the video time it was said."""
+    events = [e for e, _ in said]
+    plays = score_plays(truth, events, window)
+    true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
+    said_illegal = [(e, at) for e, at in said if isinstance(e, IllegalPlay)]
+    pairs = _pairs(true_illegal, [e for e, _ in said_illegal], window)
+    latencies = tuple(said_illegal[j][1] - true_illegal[i].t for i, j in pairs)
+    true_conflicts = [e for e in truth if isinstance(e, Conflict)]
+    said_conflicts = [e for e in events if isinstance(e, Conflict)]
+    conflict_pairs = _pairs(true_conflicts, said_conflicts, 2 * window)
+    players, exact, scored = _end_of_round(truth, events)
+    return RoundMetrics(
+        plays=plays,
+        illegal=Tally(len(true_illegal), len(said_illegal), len(pairs)),
+        conflicts=Tally(len(true_conflicts), len(said_conflicts), len(conflict_pairs)),
+        latencies=latencies,
+        players=players,
+        players_exact=exact,
+        scored=scored,
+        extra=dict(extra or {}),
+    )
+
+
+def _end_of_round(truth: Sequence[Event], said: Sequence[Event]) -> tuple[int, int, bool]:
+    true_score = next((e for e in reversed(truth) if isinstance(e, RoundScored)), None)
+    said_score = next((e for e in reversed(said) if isinstance(e, RoundScored)), None)
+    if true_score is None:
+        return 0, 0, said_score is not None
+    backs = list(true_score.scores)
+    if said_score is None:
+        return len(backs), 0, False
+    exact = sum(
+        1
+        for b in backs
+        if said_score.centre.get(b, 0) == true_score.centre.get(b, 0)
+        and said_score.scores.get(b) == true_score.scores.get(b)
+    )
+    return len(backs), exact, True
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Figures over many rounds (sums of the tallies, so big rounds weigh more)."""
+
+    rounds: Sequence[RoundMetrics]
+
+    def _sum(self, name: str) -> Tally:
+        tallies = [getattr(r, name) for r in self.rounds]
+        return Tally(sum(t.truth for t in tallies), sum(t.said for t in tallies), sum(t.right for t in tallies))
+
+    @property
+    def plays(self) -> Tally:
+        return self._sum("plays")
+
+    @property
+    def illegal(self) -> Tally:
+        return self._sum("illegal")
+
+    @property
+    def conflicts(self) -> Tally:
+        return self._sum("conflicts")
+
+    @property
+    def latencies(self) -> list[float]:
+        return sorted(x for r in self.rounds for x in r.latencies)
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return sum(r.players_exact for r in self.rounds), sum(r.players for r in self.rounds)
+
+    def lines(self) -> list[str]:
+        plays, illegal, conflicts = self.plays, self.illegal, self.conflicts
+        lat = self.latencies
+        exact, players = self.players
+        in_time = sum(1 for x in lat if x <= WINDOW_S + 1e-9)
+        lat_text = (
+            f"latency median {statistics.median(lat):.2f} s, max {lat[-1]:.2f} s, {in_time}/{len(lat)} within "
+            f"{WINDOW_S} s"
+            if lat
+            else "no latencies"
+        )
+        return [
+            f"plays recovered:  recall {plays.recall:7.2%}  precision {plays.precision:7.2%}  "
+            f"({plays.right} right of {plays.truth} true, {plays.said} said)",
+            f"illegal plays:    recall {illegal.recall:7.2%}  precision {illegal.precision:7.2%}  "
+            f"({illegal.right} of {illegal.truth}, {illegal.said} said); {lat_text}",
+            f"conflicts:        recall {conflicts.recall:7.2%}  precision {conflicts.precision:7.2%}  "
+            f"({conflicts.right} of {conflicts.truth}, {conflicts.said} said)",
+            f"end of round:     {exact}/{players} players exact ({exact / players if players else 0:.1%}); "
+            f"{sum(r.scored for r in self.rounds)}/{len(self.rounds)} rounds scored",
+        ]

@@ -1,0 +1,58 @@
+"""From pixels to the referee's input: :class:`CardDetections` + table geometry -> :class:`FrameSightings`.
+
+This is where pixels stop. Each detected card's corners go through the homography onto the table plane
+(millimetres), its identity becomes a :class:`~referee.cards.Card` or a back id, and the frame carries the
+centre zone so the tracker knows which cards are on the centre stacks.
+
+>>> import numpy as np
+>>> from vision.geometry import TableGeometry
+>>> from vision.detections import CardDetections, FACE
+>>> quad = [[0, 0], [59, 0], [59, 91], [0, 91]]
+>>> dets = CardDetections.from_quads([quad], [FACE], [0.9]).with_identity(colour=[0], number=[5],
+...                                                                          identity_confidence=[0.8])
+>>> frame = to_sightings(dets, TableGeometry(np.eye(3)), t=1.0, frame=30)
+>>> [(s.label, s.centre) for s in frame.sightings]
+[('r5', (29.5, 45.5))]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.cards import COLOURS, HIGHEST, LOWEST, Card
+from referee.sightings import FrameSightings, Quad, Sighting
+from vision.detections import FACE, CardDetections
+from vision.geometry import TableGeometry
+
+
+def to_sightings(
+    detections: CardDetections,
+    geometry: TableGeometry,
+    *,
+    t: float,
+    frame: int,
+    visible: np.ndarray | None = None,
+) -> FrameSightings:
+    """One frame's detections as sightings on the table plane; ``visible`` (N,) fractions when known."""
+    if len(detections) == 0:
+        return FrameSightings(t=t, frame=frame, sightings=(), zone=geometry.zones.centre)
+    table = geometry.to_table(detections.corners)
+    sightings = []
+    for i in range(len(detections)):
+        quad: Quad = tuple((float(x), float(y)) for x, y in table[i])  # type: ignore[assignment]
+        seen = None if visible is None else float(np.clip(visible[i], 0.0, 1.0))
+        confidence = float(np.clip(detections.confidence[i], 0.0, 1.0))
+        identity = float(np.clip(detections.identity_confidence[i], 0.0, 1.0))
+        if int(detections.kind[i]) == FACE:
+            sightings.append(Sighting("face", _card(detections, i), None, quad, confidence, identity, seen))
+        else:
+            back = detections.back[i]
+            sightings.append(Sighting("back", None, back if back else None, quad, confidence, identity, seen))
+    return FrameSightings(t=t, frame=frame, sightings=tuple(sightings), zone=geometry.zones.centre)
+
+
+def _card(detections: CardDetections, i: int) -> Card | None:
+    colour, number = int(detections.colour[i]), int(detections.number[i])
+    if 0 <= colour < len(COLOURS) and LOWEST <= number <= HIGHEST:
+        return Card(COLOURS[colour], number)
+    return None

@@ -1,0 +1,262 @@
+"""Frame sources: video files, still images, a camera or a stream, all as one generator of :class:`Frame`.
+
+    source = open_source("round.mp4")
+    print(source.info)                       # VideoInfo(width=1280, height=720, fps=30.0, frames=900, ...)
+    for frame in source.frames():            # Frame(index, t, image) with image None when unreadable
+        ...
+    source.problems                          # unreadable frames skipped, and whether the file broke off
+
+Bad input is reported, not raised mid-way: a file that cannot be opened at all raises
+:class:`~referee.errors.InputFileError` at :func:`open_source`; a frame that cannot be decoded comes out with
+``image=None`` (skipped and counted); a file that breaks off ends the generator early and says so in
+:attr:`VideoSource.broken`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.errors import InputFileError
+
+Image = npt.NDArray[np.uint8]
+
+VIDEO_SUFFIXES = (".mp4", ".mov", ".mkv", ".avi", ".webm", ".m4v")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    """What a source declares: size in pixels, frames per second, frame count and duration (None if unknown).
+
+    >>> VideoInfo(1280, 720, 30.0, 900).duration
+    30.0
+    """
+
+    width: int
+    height: int
+    fps: float
+    frames: int | None = None
+
+    @property
+    def duration(self) -> float | None:
+        return self.frames / self.fps if self.frames is not None and self.fps > 0 else None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: its number, its time in seconds from the start, and the BGR image (None: unreadable)."""
+
+    index: int
+    t: float
+    image: Image | None
+
+
+class VideoSource:
+    """A video file decoded with PyAV (any container and codec FFmpeg reads)."""
+
+    def __init__(self, path: str | Path) -> None:
+        import av
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise InputFileError(f"cannot read video {self.path}: no such file")
+        try:
+            self._container = av.open(str(self.path))
+            stream = self._container.streams.video[0]
+        except IndexError:
+            raise InputFileError(f"cannot read video {self.path}: it holds no video stream") from None
+        except (av.error.FFmpegError, OSError, UnicodeDecodeError) as exc:
+            raise InputFileError(f"cannot read video {self.path}: {_reason(exc)} (truncated or not a video?)") from None
+        stream.thread_type = "AUTO"
+        self._stream = stream
+        fps = float(stream.average_rate or stream.guessed_rate or 30.0)
+        frames = stream.frames or None
+        if frames is None and stream.duration is not None and stream.time_base is not None:
+            frames = round(float(stream.duration * stream.time_base) * fps) or None
+        self.info = VideoInfo(int(stream.codec_context.width), int(stream.codec_context.height), fps, frames)
+        self.unreadable = 0
+        self.broken: str | None = None
+        self.decoded = 0
+
+    def frames(self, *, stop_at: float | None = None) -> Iterator[Frame]:
+        """Every frame in order; ends early (setting :attr:`broken`) when the file breaks off."""
+        import av
+
+        fps = self.info.fps
+        index = 0
+        errors_in_a_row = 0
+        try:
+            packets = self._container.demux(self._stream)
+            while True:
+                try:
+                    packet = next(packets)
+                except StopIteration:
+                    break
+                except (av.error.FFmpegError, OSError) as exc:
+                    self.broken = f"the video breaks off after frame {index}: {_reason(exc)}"
+                    return
+                try:
+                    decoded = packet.decode()
+                except (av.error.FFmpegError, ValueError) as exc:
+                    errors_in_a_row += 1
+                    self.unreadable += 1
+                    if errors_in_a_row > 30:
+                        self.broken = f"the video breaks off after frame {index}: {_reason(exc)}"
+                        return
+                    yield Frame(index, index / fps, None)
+                    index += 1
+                    continue
+                for frame in decoded:
+                    errors_in_a_row = 0
+                    t = _time_of(frame, index, fps)
+                    if stop_at is not None and t > stop_at + 1e-9:
+                        return
+                    yield Frame(index, t, _bgr(frame))
+                    self.decoded += 1
+                    index += 1
+        finally:
+            self._finish(index, stop_at)
+
+    def _finish(self, index: int, stop_at: float | None) -> None:
+        expected = self.info.frames
+        if self.broken is None and stop_at is None and expected and index < expected - max(2, expected // 100):
+            self.broken = f"the video ends at frame {index} of the {expected} it declares: the file is truncated"
+
+    def sample(self, times: Sequence[float]) -> Iterator[Frame]:
+        """Frames at (or just after) each of ``times``, by seeking; unreadable ones are left out."""
+        import av
+
+        fps = self.info.fps
+        for wanted in sorted(times):
+            try:
+                self._container.seek(
+                    int(wanted / float(self._stream.time_base or Fraction(1, 1000))), stream=self._stream, backward=True
+                )
+                for frame in self._container.decode(self._stream):
+                    t = _time_of(frame, 0, fps)
+                    if t + 0.5 / fps >= wanted:
+                        yield Frame(round(t * fps), t, _bgr(frame))
+                        break
+            except (av.error.FFmpegError, OSError, ValueError):
+                continue
+        self._container.seek(0, stream=self._stream)
+
+    def close(self) -> None:
+        self._container.close()
+
+    def __enter__(self) -> VideoSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _bgr(frame: Any) -> Image:
+    return np.asarray(frame.to_ndarray(format="bgr24"), np.uint8)
+
+
+def _time_of(frame: object, index: int, fps: float) -> float:
+    pts = getattr(frame, "pts", None)
+    base = getattr(frame, "time_base", None)
+    if pts is None or base is None:
+        return index / fps
+    return float(Fraction(pts) * base)
+
+
+def _reason(exc: BaseException) -> str:
+    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return str(text).split(": '")[0].strip()
+
+
+class ImageSource:
+    """Still images as frames, one second apart (a photo per frame)."""
+
+    def __init__(self, paths: Sequence[str | Path], fps: float = 1.0) -> None:
+        self.paths = [Path(p) for p in paths]
+        if not self.paths:
+            raise InputFileError("no images given")
+        first = read_image(self.paths[0])
+        self.info = VideoInfo(first.shape[1], first.shape[0], fps, len(self.paths))
+        self.unreadable = 0
+        self.broken: str | None = None
+
+    def frames(self, *, stop_at: float | None = None) -> Iterator[Frame]:
+        for index, path in enumerate(self.paths):
+            t = index / self.info.fps
+            if stop_at is not None and t > stop_at:
+                return
+            try:
+                yield Frame(index, t, read_image(path))
+            except InputFileError:
+                self.unreadable += 1
+                yield Frame(index, t, None)
+
+    def close(self) -> None:
+        pass
+
+
+class CameraSource:
+    """A camera (its index) or a stream URL through OpenCV; frames are timed from the first one."""
+
+    def __init__(self, device: int | str) -> None:
+        self.capture = cv2.VideoCapture(device)
+        if not self.capture.isOpened():
+            raise InputFileError(f"cannot open camera or stream {device!r}")
+        fps = float(self.capture.get(cv2.CAP_PROP_FPS)) or 30.0
+        width = int(self.capture.get(cv2.CAP_PROP_FRAME_WIDTH))
+        height = int(self.capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        self.info = VideoInfo(width, height, fps if math.isfinite(fps) and fps > 0 else 30.0, None)
+        self.unreadable = 0
+        self.broken: str | None = None
+
+    def frames(self, *, stop_at: float | None = None) -> Iterator[Frame]:
+        index = 0
+        while True:
+            ok, image = self.capture.read()
+            if not ok:
+                return
+            t = index / self.info.fps
+            if stop_at is not None and t > stop_at:
+                return
+            yield Frame(index, t, np.asarray(image, np.uint8))
+            index += 1
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+def read_image(path: str | Path) -> Image:
+    """A BGR image from a file; a clear :class:`InputFileError` when it cannot be read."""
+    file = Path(path)
+    if not file.is_file():
+        raise InputFileError(f"cannot read image {file}: no such file")
+    image = cv2.imread(str(file), cv2.IMREAD_COLOR)
+    if image is None:
+        raise InputFileError(f"cannot read image {file}: not an image OpenCV can decode")
+    return np.asarray(image, np.uint8)
+
+
+def open_source(spec: str | Path) -> VideoSource | ImageSource | CameraSource:
+    """A source from a command-line argument: a video file, an image file, a camera index or a stream URL."""
+    text = str(spec)
+    if text.isdigit():
+        return CameraSource(int(text))
+    if "://" in text:
+        return CameraSource(text)
+    path = Path(text)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageSource([path])
+    return VideoSource(path)
