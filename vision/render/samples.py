@@ -20,7 +20,7 @@ from vision.render.dataset import render_example
 from vision.render.export import scene_json
 
 SHEET_LIMIT_BYTES = 2_000_000
-STILL_QUALITY = 85
+STILL_QUALITY = 80
 
 
 def write_stills(

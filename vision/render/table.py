@@ -162,12 +162,9 @@ def _photo(name: str) -> Float:
     import skimage.data
 
     grey = np.asarray(getattr(skimage.data, name)(), np.float32)
-    grey = np.asarray(cv2.resize(grey, (TILE_PX, TILE_PX), interpolation=cv2.INTER_AREA), np.float32)
-    # Blend with the mirrored copy so the tile wraps without a hard seam.
-    seamless = grey.copy()
-    fade = np.minimum(np.arange(TILE_PX), TILE_PX - 1 - np.arange(TILE_PX)).astype(np.float32) / (TILE_PX / 2)
-    weight = np.minimum(fade[None, :], fade[:, None]) ** 0.5
-    seamless = weight * grey + (1 - weight) * np.flip(grey).astype(np.float32)
+    # Four mirrored copies tile without a seam (mirror symmetry), then shrink back to one tile.
+    mirrored = np.block([[grey, grey[:, ::-1]], [grey[::-1, :], grey[::-1, ::-1]]])
+    seamless = np.asarray(cv2.resize(mirrored, (TILE_PX, TILE_PX), interpolation=cv2.INTER_AREA), np.float32)
     seamless -= seamless.min()
     return (seamless / max(float(seamless.max()), 1.0)).astype(np.float32)
 
@@ -238,7 +235,7 @@ SURFACE_PRESETS: dict[str, SurfacePreset] = {
         SurfacePreset("beige-laminate", "laminate", 500, ((160, 195, 210),), 0.08, 0.25),
         SurfacePreset("black-laminate", "laminate", 500, ((40, 40, 42),), 0.2, 0.05),
         SurfacePreset("marble", "marble", 500, ((225, 225, 225), (120, 120, 125)), 0.05),
-        SurfacePreset("brick-photo", "photo", 800, ((170, 180, 200), (40, 50, 70)), 0.1, "brick"),
+        SurfacePreset("terrazzo-photo", "photo", 900, ((200, 215, 225), (90, 100, 110)), 0.1, "gravel"),
         SurfacePreset("gravel-photo", "photo", 300, ((200, 205, 210), (50, 55, 60)), 0.1, "gravel"),
         SurfacePreset("grass-photo", "photo", 400, ((110, 190, 160), (20, 45, 30)), 0.1, "grass"),
     )
