@@ -105,8 +105,10 @@ class TrackerSettings:
     """Gates and lifetimes; see the module docstring for why each is what it is."""
 
     gate_mm: float = 32.0
+    known_gate_mm: float = 48.0
     one_gate_mm: float = 18.0
-    identity_bonus_mm: float = 12.0
+    known_bonus_mm: float = 30.0
+    next_bonus_mm: float = 12.0
     reacquire_mm: float = 320.0
     duplicate_mm: float = 10.0
     min_confidence: float = 0.25
@@ -300,10 +302,11 @@ class StackTracker:
             known = sighting.card in pile.cards
             distance = pile.distance(sighting)
             gate = s.one_gate_mm if _is_one(sighting) and not known and not pile.tentative else s.gate_mm
+            gate = s.known_gate_mm if known else gate
             if distance > gate:
                 continue
-            fits = known or (pile.top is not None and sighting.card is not None and sighting.card.follows(pile.top))
-            cost = distance - (s.identity_bonus_mm if fits else 0.0)
+            follows = pile.top is not None and sighting.card is not None and sighting.card.follows(pile.top)
+            cost = distance - (s.known_bonus_mm if known else s.next_bonus_mm if follows else 0.0)
             if cost < best_cost:
                 best, best_cost = pile, cost
         return best
@@ -343,22 +346,24 @@ class StackTracker:
         pile.last_seen_t = frame.t
         news = _new_cards(pile.cards, seen)
         top = max(news, key=weight_of) if news else max(seen, key=lambda s: _height_in(pile.cards, s.card))
-        self._follow(pile, top)
+        self._follow(pile, seen)
         assert top.card is not None
         pile.ballot.cast(frame.t, frame.frame, top.card, weight_of(top), placement_of(top))
         together = self._note_pair(pile, news, frame)
         if together is not None:
             return [together]
-        if pile.conflict is not None and frame.t - pile.conflict.last_t <= self.settings.voting.window_s:
+        pair = pile.conflict
+        if pair is not None and pair.frames >= 2 and frame.t - pair.last_t <= self.settings.voting.glimpse_gap_s:
             return []  # two new cards are in view together: wait for that vote, not a single card's
         return self._ruling_on_top(pile)
 
-    def _follow(self, pile: Pile, top: Sighting) -> None:
-        """Moves the pile's position towards its top card: slaps shift it a little, nudges a lot."""
+    def _follow(self, pile: Pile, seen: list[Sighting]) -> None:
+        """Moves the pile's position towards the middle of its visible cards: near the stack's base whatever
+        the slaps, and along with the stack when it is nudged."""
         a = self.settings.smoothing
-        x, y = top.centre
+        x = sum(s.centre[0] for s in seen) / len(seen)
+        y = sum(s.centre[1] for s in seen) / len(seen)
         pile.x, pile.y = a * x + (1 - a) * pile.x, a * y + (1 - a) * pile.y
-        pile.angle = top.angle
 
     def _note_pair(self, pile: Pile, news: list[Sighting], frame: FrameSightings) -> Together | None:
         v = self.settings.voting
@@ -383,6 +388,9 @@ class StackTracker:
         winner = pile.ballot.winner()
         if winner is None or winner.card == pile.top:
             return []
+        if pile.tentative and self._part_of_a_stack(pile, winner.card):
+            pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
+            return []
         height = _height_in(pile.cards, winner.card)
         if height >= 0:
             return self._uncover(pile, winner.card, height, winner.last_t)
@@ -395,6 +403,17 @@ class StackTracker:
         pile.hidden_s = 0.0
         pile.ballot.restart(keep=winner.card)
         return [change]
+
+    def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:
+        """A new pile whose card lies in a stack close by is that stack's lower card showing, unless it is a 1:
+        a 1 next to a stack of its colour is how a second stack of that colour starts."""
+        if card.number == LOWEST:
+            return False
+        reach = 2 * self.settings.known_gate_mm
+        return any(
+            other is not pile and card in other.cards and math.dist(other.position, pile.position) <= reach
+            for other in self.stacks
+        )
 
     def _uncover(self, pile: Pile, card: Card, height: int, t: float) -> list[Change]:
         """``card`` is on top again. Only illegal cards can have been picked up; the legal run stays."""

@@ -38,6 +38,8 @@ class VotingSettings:
     min_share: float = 0.6
     max_gap_s: float = 0.5
     """A run of readings of one card survives a gap (dropout, a hand passing) this long."""
+    glimpse_gap_s: float = 0.15
+    """Sporadic first readings this long before the next one do not say when the card came down (misreads)."""
 
 
 @dataclass
@@ -50,6 +52,8 @@ class Candidate:
     last_t: float
     frames: int = 0
     weight: float = 0.0
+    streak: float = 0.0
+    """Weight of the readings since ``first_t``."""
     placement: Placement | None = None
 
     @property
@@ -75,8 +79,12 @@ class Ballot:
         run = self._runs.get(card)
         if run is None or t - run.last_t > self.settings.max_gap_s:
             run = self._runs[card] = Candidate(card, t, frame, t, placement=placement)
+        elif t - run.last_t > self.settings.glimpse_gap_s and run.streak < self.settings.min_frames * 0.4:
+            # the readings so far were sporadic and unsure (misreads of the card below?): the card came down now
+            run.first_t, run.first_frame, run.placement, run.streak = t, frame, placement, 0.0
         run.last_t = t
         run.frames += 1
+        run.streak += weight
         run.weight += weight
         self._forget_before(t - self.settings.window_s)
 
