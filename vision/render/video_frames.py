@@ -52,6 +52,7 @@ VIEWS: tuple[str, ...] = ("centre", "table")
 PHONE_FOCAL_35MM = 26.0
 NOISE_BANK_PAD = 16
 BURIED_UNDER = 3
+MIN_CARD_PX = 40.0
 
 
 @dataclass(frozen=True)
@@ -107,17 +108,41 @@ class VideoLook:
 
 
 def frame_camera(timeline: Timeline, size: tuple[int, int], view: str, tilt_deg: float, roll_deg: float) -> Camera:
-    """A phone-like camera (26 mm lens) above the table centre, far enough to frame the view."""
+    """A phone-like camera (26 mm lens) above the table, far enough to frame the view.
+
+    ``centre`` frames the centre zone and every player's places (where the counting spreads go too), but
+    never so far that a card gets narrower than :data:`MIN_CARD_PX` (at 1280 wide): on a big table the
+    farthest places leave the picture. ``table`` frames the whole table.
+    """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}: expected one of {', '.join(VIEWS)}")
-    seat_radius = max((math.hypot(*s.anchor) for s in timeline.seats), default=timeline.centre_radius + 150)
-    # centre: the stacks and the counting spreads (a card height inside the seats), rows at the edge
-    radius = seat_radius - 20.0 if view == "centre" else timeline.table_radius
     width, height = size
+    ring = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    if view == "centre":
+        zone = timeline.centre_radius * np.column_stack([np.cos(ring), np.sin(ring)])
+        points = np.vstack([zone, np.asarray(timeline.landmarks, np.float64).reshape(-1, 2)])
+        margin = 0.6 * CARD_HEIGHT_MM
+    else:
+        points = timeline.table_radius * np.column_stack([np.cos(ring), np.sin(ring)])
+        margin = 0.0
+    # the points grown by the margin, as a camera must see them
+    offsets = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * margin
+    seen = (points[:, None, :] + offsets[None, :, :]).reshape(-1, 2)
+    low, high = seen.min(axis=0), seen.max(axis=0)
     focal = focal_px_from_35mm(PHONE_FOCAL_35MM, width)
-    half = min(width, height) / 2.0
-    distance = radius * focal / half * (1.0 + math.sin(math.radians(tilt_deg)) * 0.4)
-    return Camera.looking_at((0.0, 0.0), distance, tilt_deg, focal, size, 0.0, roll_deg)
+    target = (float(low[0] + high[0]) / 2, float(low[1] + high[1]) / 2)
+    distance = focal * max((high[0] - low[0]) / width, (high[1] - low[1]) / height)
+    for _ in range(4):  # a tilted camera sees its near side larger: fit what it really sees
+        camera = Camera.looking_at(target, distance, tilt_deg, focal, size, 0.0, roll_deg)
+        px = camera.project(seen)
+        lo, hi = px.min(axis=0), px.max(axis=0)
+        distance *= max((hi[0] - lo[0]) / width, (hi[1] - lo[1]) / height)
+        middle = camera.unproject([(lo + hi) / 2])[0]
+        target = (float(middle[0]), float(middle[1]))
+    least = MIN_CARD_PX / CARD_WIDTH_MM * width / 1280.0
+    if view == "centre" and focal / distance < least:
+        distance = focal / least  # closer: the middle of it all stays in view, the farthest places leave it
+    return Camera.looking_at(target, distance, tilt_deg, focal, size, 0.0, roll_deg)
 
 
 @dataclass(frozen=True, eq=False)

@@ -42,6 +42,8 @@ REACH_S = 0.22
 """Video seconds a hand takes from rest to the card it picks up."""
 RETRACT_S = 0.3
 """... and from the card it put down back to rest."""
+LEFTOVER_OUT_MM = 105.0
+"""The simulator lays a player's leftovers this far nearer to them than their places (1.15 card heights)."""
 REST_OUT_MM = 330.0
 """Where a hand rests: this far beyond the player's places, off the table edge."""
 
@@ -188,6 +190,8 @@ class Timeline:
     end: float
     table_radius: float
     centre_radius: float
+    landmarks: tuple[tuple[float, float], ...] = ()
+    """Where the players' places lie (table mm): what a camera framing the players must see."""
 
     @property
     def initial_count(self) -> int:
@@ -302,7 +306,16 @@ class _Builder:
             end=end + RETRACT_S,
             table_radius=float(self.table.get("radius", 600.0)),
             centre_radius=float(self.table.get("centre_radius", 300.0)),
+            landmarks=self._landmarks(),
         )
+
+    def _landmarks(self) -> tuple[tuple[float, float], ...]:
+        """Every player's places, and where their leftovers are laid out after the round (nearer to them)."""
+        points = []
+        for (back, _), pose in self.bases.items():
+            ox, oy = self.seats[self.seat_of[back]].outward()
+            points += [(pose.x, pose.y), (pose.x + ox * LEFTOVER_OUT_MM, pose.y + oy * LEFTOVER_OUT_MM)]
+        return tuple(points)
 
     def _move(self, record: dict[str, Any], t0: float, t1: float) -> None:
         back = record["back"]
