@@ -25,6 +25,7 @@ def register(subparsers: _SubParsers[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=lambda _args: _print_help(parser))
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     register_list(actions)
+    register_enrol(actions)
 
 
 def _print_help(parser: argparse.ArgumentParser) -> int:
@@ -86,3 +87,66 @@ def format_catalogue(catalogue: Catalogue) -> str:
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [header, *rows]]
     lines.append(f"{len(catalogue)} backs")
     return "\n".join(lines)
+
+
+# -------------------------------------------------------------------------------------------------- enrol
+
+DEFAULT_CATALOGUE_FILE = "ligretto-backs.json"
+
+
+def register_enrol(actions: _SubParsers[argparse.ArgumentParser]) -> None:
+    parser = actions.add_parser(
+        "enrol",
+        help="learn a back design from 1-5 photos of it (no retraining)",
+        description="Learns what a back looks like from 1-5 photos, each showing ONE card back alone, fully in "
+        "view (a plain surface helps). The design is saved in the catalogue file under NAME, created on first "
+        "enrolment; a NAME that exists (also a default such as red-pink) has its appearance replaced, because "
+        "your real back wins over the default rendering. A photo with no card, several cards or a face is "
+        "refused and nothing is saved.",
+        epilog="examples:\n"
+        '  ligretto backs enrol back1.jpg back2.jpg back3.jpg --name "Grandma\'s blue"\n'
+        "  ligretto backs enrol red-pink.jpg --name red-pink --catalogue my-backs.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photos of the back (1 to 5)")
+    parser.add_argument("--name", required=True, help="the design's name; its id is the name in lowercase-dashes")
+    parser.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        default=DEFAULT_CATALOGUE_FILE,
+        help=f"catalogue file to update or create (default: ./{DEFAULT_CATALOGUE_FILE})",
+    )
+    parser.add_argument("--no-detector", action="store_true", help="find the card by its outline only")
+    parser.set_defaults(func=run_enrol)
+
+
+def run_enrol(args: argparse.Namespace) -> int:
+    from vision.recognise.backs import BackEmbedder
+    from vision.recognise.enrol import enrol
+    from vision.recognise.faces import FaceReader
+
+    result = enrol(args.images, args.name, args.catalogue, BackEmbedder(), FaceReader(), _enrolment_detector(args))
+    for found in result.found:
+        print(f"{found.photo}: back found, {found.width_px:.0f} px wide")
+    verb = "replaced the appearance of" if result.replaced else "added"
+    print(f"{verb} {result.design.id!r} ({len(result.design.appearance)} photos) in {result.path}")
+    if len(result.found) > 1:
+        print(f"agreement between the photos: {result.consistency:.2f} (1.00 = identical)")
+    if result.nearest_other is not None:
+        other, similarity = result.nearest_other
+        note = "  (very alike: counting may confuse them)" if similarity > 0.85 else ""
+        print(f"most similar other design: {other} ({similarity:.2f}){note}")
+    print(f"the catalogue now holds {len(result.catalogue)} backs; use it with --catalogue {result.path}")
+    return 0
+
+
+def _enrolment_detector(args: argparse.Namespace):
+    """The card detector when its model is present (else None: the outline finder is used)."""
+    if args.no_detector:
+        return None
+    try:
+        from vision.detect import DEFAULT_MODEL, load_detector
+
+        return load_detector(model=DEFAULT_MODEL) if DEFAULT_MODEL.exists() else None
+    except (ImportError, OSError):
+        return None

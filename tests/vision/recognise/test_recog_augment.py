@@ -1,0 +1,44 @@
+"""The simulated camera that makes the recogniser's training crops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.recognise.augment import CameraSettings, camera_crop
+
+STILL = CameraSettings(min_width=120, max_width=121, occlusion_p=0.0, corner_error=0.0, glare_p=0, blur_p=0, jpeg_p=0)
+
+
+def two_tone_card() -> np.ndarray:
+    """A card whose top half is red and bottom half blue, so a crop shows which way up it is."""
+    card = np.zeros((182, 118, 4), np.uint8)
+    card[:91, :, 2] = 230
+    card[91:, :, 0] = 230
+    card[..., 3] = 255
+    return card
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_crop_is_portrait_and_turned_by_180_exactly_when_flipped(seed: int) -> None:
+    sample = camera_crop(two_tone_card(), np.random.default_rng(seed), settings=STILL)
+    top, bottom = sample.crop[10:40, 16:48].mean(axis=(0, 1)), sample.crop[56:86, 16:48].mean(axis=(0, 1))
+    red_on_top = top[2] > top[0] and bottom[0] > bottom[2]
+    assert sample.crop.shape == (96, 64, 3)
+    assert red_on_top != sample.flipped
+
+
+@pytest.mark.parametrize("min_visible", [0.45, 0.7])
+def test_occlusion_keeps_at_least_the_asked_visible_share(min_visible: float) -> None:
+    settings = CameraSettings(occlusion_p=1.0, min_visible=min_visible)
+    occluder = np.full((182, 118, 4), 255, np.uint8)
+    rng = np.random.default_rng(1)
+    samples = [camera_crop(two_tone_card(), rng, [occluder], settings) for _ in range(30)]
+    assert min(s.visible for s in samples) >= min_visible
+    assert any(s.visible < 1.0 for s in samples)
+
+
+def test_card_width_follows_the_settings() -> None:
+    rng = np.random.default_rng(2)
+    widths = [camera_crop(two_tone_card(), rng).width for _ in range(40)]
+    assert min(widths) >= 20 and max(widths) <= 200

@@ -1,0 +1,58 @@
+"""Matching back embeddings to a catalogue's designs: nearest design, with unknown and ambiguous answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.backs import BackDesign, Catalogue
+from vision.recognise.backs import BackMatcher, descriptor
+
+
+class AxisEmbedder:
+    """A stand-in embedder over 3-d unit vectors; it renders nothing, so only enrolled designs get prototypes."""
+
+    dimension = 3
+
+    def embed(self, crops: np.ndarray) -> np.ndarray:
+        return np.zeros((len(crops), 3), np.float32)
+
+
+def unit(*v: float) -> np.ndarray:
+    a = np.array(v, np.float32)
+    return a / np.linalg.norm(a)
+
+
+def enrolled(*designs: tuple[str, list[np.ndarray]]) -> Catalogue:
+    return Catalogue(BackDesign(id=i, appearance=tuple(descriptor(v) for v in vs)) for i, vs in designs)
+
+
+CATALOGUE = enrolled(("alpha", [unit(1, 0, 0), unit(1, 0.2, 0)]), ("beta", [unit(0, 1, 0)]), ("gamma", [unit(0, 0, 1)]))
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (unit(1, 0.1, 0), "alpha"),  # near either of alpha's two photos
+        (unit(0.1, 1, 0), "beta"),
+        (unit(0, 0.2, 1), "gamma"),
+        (unit(1, 1.2, 0), None),  # about as near alpha's second photo as beta: ambiguous, no guess
+        (unit(-1, -1, -1), None),  # like nothing in the catalogue: unknown
+    ],
+)
+def test_match_picks_the_nearest_design_or_refuses(query: np.ndarray, expected: str | None) -> None:
+    matcher = BackMatcher(CATALOGUE, AxisEmbedder())  # type: ignore[arg-type]
+    match = matcher.match_embeddings(query[None])
+    assert match.back == (expected,)
+    assert (match.confidence[0] > 0) == (expected is not None)
+
+
+def test_descriptors_of_another_model_size_are_ignored() -> None:
+    catalogue = enrolled(("alpha", [unit(1, 0, 0)])).with_design(BackDesign(id="old", appearance=((1.0, 0.0),)))
+    matcher = BackMatcher(catalogue, AxisEmbedder())  # type: ignore[arg-type]
+    assert matcher.design_ids == ("alpha",)
+
+
+def test_no_crops_give_an_empty_match() -> None:
+    match = BackMatcher(CATALOGUE, AxisEmbedder()).match_embeddings(np.zeros((0, 3), np.float32))  # type: ignore[arg-type]
+    assert match.back == () and len(match.similarity) == 0

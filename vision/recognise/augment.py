@@ -1,0 +1,204 @@
+"""What a camera does to a card, applied to a rendered card: the recogniser's training crops.
+
+A rendered card (BGRA, portrait) is placed on a random table patch at a random size (20..200 px wide), angle
+and perspective, partly covered by another card or a hand, lit badly (white balance, low light, glare),
+blurred, noised and JPEG-compressed, then cut out again with :func:`vision.rectify.rectify` through corners
+that are a few pixels off, the way a detector's quad would be, and in either of the two portrait orders
+(0 or 180 degrees). The result is exactly what the recogniser sees at run time.
+
+>>> rng = np.random.default_rng(0)
+>>> card = np.zeros((91, 59, 4), np.uint8); card[..., 2] = 200; card[..., 3] = 255
+>>> sample = camera_crop(card, rng)
+>>> sample.crop.shape, sample.crop.dtype.name, bool(0.0 < sample.visible <= 1.0)
+((96, 64, 3), 'uint8', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """How hard the camera is on a card. Defaults are the training distribution."""
+
+    min_width: float = 20.0
+    max_width: float = 200.0
+    occlusion_p: float = 0.45
+    min_visible: float = 0.45
+    corner_error: float = 0.035  # std of the quad's corner error, as a fraction of the card width (>= 1 px)
+    flip_p: float = 0.5
+    glare_p: float = 0.35
+    blur_p: float = 0.4
+    jpeg_p: float = 0.6
+
+
+DEFAULT_CAMERA = CameraSettings()
+
+
+@dataclass(frozen=True)
+class CameraSample:
+    crop: Image  # CROP_HEIGHT x CROP_WIDTH x 3 BGR
+    visible: float  # fraction of the card's area not covered by an occluder
+    flipped: bool  # True when the crop is rotated by 180 degrees
+    width: float  # the card's width in the picture, pixels
+
+
+def camera_crop(
+    card: Image,
+    rng: np.random.Generator,
+    occluders: Sequence[Image] = (),
+    settings: CameraSettings = DEFAULT_CAMERA,
+    size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT),
+) -> CameraSample:
+    """One training crop of ``card`` (BGRA) as a camera and a detector would deliver it."""
+    card_w = float(np.exp(rng.uniform(np.log(settings.min_width), np.log(settings.max_width))))
+    aspect = card.shape[1] / card.shape[0]
+    card_h = card_w / aspect
+    canvas_side = int(np.ceil(card_h * 1.8)) + 8
+    canvas = table_patch(canvas_side, canvas_side, rng)
+    quad = _placement(card_w, card_h, canvas_side, rng)
+    card_mask = _paste(canvas, card, quad)
+    covered = np.zeros(card_mask.shape, bool)
+    if occluders and rng.random() < settings.occlusion_p:
+        covered = _occlude(canvas, quad, card_w, card_h, occluders, card_mask, settings.min_visible, rng)
+    visible = 1.0 - int(np.count_nonzero(covered & card_mask)) / max(1, int(np.count_nonzero(card_mask)))
+    canvas = camera_effects(canvas, rng, settings)
+    seen = quad + rng.normal(0.0, max(1.0, settings.corner_error * card_w), quad.shape).astype(np.float32)
+    flipped = bool(rng.random() < settings.flip_p)
+    if flipped:
+        seen = np.roll(seen, 2, axis=0)
+    crop = rectify(canvas, seen, size[0], size[1])
+    return CameraSample(crop=crop, visible=visible, flipped=flipped, width=card_w)
+
+
+def table_patch(height: int, width: int, rng: np.random.Generator) -> Image:
+    """A random table surface: a base colour with wood-like stripes or cloth-like noise."""
+    base = rng.uniform(20, 235, 3)
+    low = rng.normal(0, rng.uniform(2, 25), (max(2, height // 8), max(2, width // 8), 3))
+    texture = cv2.resize(low.astype(np.float32), (width, height), interpolation=cv2.INTER_CUBIC)
+    if rng.random() < 0.4:  # wood grain: stripes along one direction
+        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+        angle = rng.uniform(0, np.pi)
+        phase = np.cos(angle) * xx + np.sin(angle) * yy
+        stripes = np.sin(phase / rng.uniform(2, 9) + rng.uniform(0, 6)) * rng.uniform(3, 20)
+        texture += stripes[..., None]
+    fine = rng.normal(0, rng.uniform(0, 8), (height, width, 3)).astype(np.float32)
+    return np.clip(base + texture + fine, 0, 255).astype(np.uint8)
+
+
+def camera_effects(image: Image, rng: np.random.Generator, settings: CameraSettings = DEFAULT_CAMERA) -> Image:
+    """White balance, exposure, glare, shading, blur, sensor noise and JPEG, each randomly."""
+    out = image.astype(np.float32)
+    out *= rng.uniform(0.8, 1.2, 3)  # white balance
+    out *= float(np.exp(rng.uniform(np.log(0.35), np.log(1.4))))  # exposure: low light .. bright
+    h, w = out.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    strength = rng.uniform(-0.3, 0.3)  # a light gradient across the picture
+    direction = rng.uniform(0, 6.3)
+    shade = 1.0 + strength * ((xx / w - 0.5) * np.cos(direction) + (yy / h - 0.5) * np.sin(direction))
+    out *= shade[..., None]
+    if rng.random() < settings.glare_p:  # a specular highlight on glossy stock
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        radius = rng.uniform(0.08, 0.4) * max(h, w)
+        glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius**2)) * rng.uniform(60, 230)
+        out += glare[..., None]
+    out = np.clip(out, 0, 255)
+    if rng.random() < settings.blur_p:
+        out = _blur(out, rng)
+    noise_std = rng.uniform(0, 10) * (1.6 if out.mean() < 70 else 1.0)
+    out = np.clip(out + rng.normal(0, noise_std, out.shape), 0, 255).astype(np.uint8)
+    if rng.random() < settings.jpeg_p:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
+        if ok:
+            out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return np.asarray(out, np.uint8)
+
+
+def _blur(image: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.float32]:
+    if rng.random() < 0.5:
+        return np.asarray(cv2.GaussianBlur(image, (0, 0), rng.uniform(0.5, 2.0)), np.float32)
+    length = int(rng.integers(3, 9))  # motion blur along a random direction
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
+    kernel = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
+    return np.asarray(cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6)), np.float32)
+
+
+def _placement(card_w: float, card_h: float, side: int, rng: np.random.Generator) -> npt.NDArray[np.float32]:
+    """The card's corners on the canvas: rotated by any angle, slightly off-perspective, near the centre."""
+    half = np.array([[-card_w, -card_h], [card_w, -card_h], [card_w, card_h], [-card_w, card_h]]) / 2
+    half = half + rng.normal(0, 0.04 * card_w, half.shape)  # camera tilt: a mild projective skew
+    angle = rng.uniform(0, 2 * np.pi)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    centre = side / 2 + rng.normal(0, 0.03 * card_w, 2)
+    return (half @ rot.T + centre).astype(np.float32)
+
+
+def _paste(canvas: Image, rgba: Image, quad: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Alpha-composites ``rgba`` onto ``canvas`` in place over ``quad``; returns the pasted pixels' mask."""
+    h, w = rgba.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    size = (canvas.shape[1], canvas.shape[0])
+    colour = cv2.warpPerspective(rgba[..., :3], matrix, size, flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(rgba[..., 3], matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+    blended = canvas * (1 - alpha[..., None]) + colour * alpha[..., None]
+    canvas[:] = np.clip(blended, 0, 255).astype(np.uint8)
+    return np.asarray(alpha > 0.5)
+
+
+def _occlude(
+    canvas: Image,
+    quad: npt.NDArray[np.float32],
+    card_w: float,
+    card_h: float,
+    occluders: Sequence[Image],
+    card_mask: npt.NDArray[np.bool_],
+    min_visible: float,
+    rng: np.random.Generator,
+) -> npt.NDArray[np.bool_]:
+    """Covers part of the card with another card (as in a stack) or a hand, keeping >= ``min_visible``."""
+    for _ in range(6):
+        trial = canvas.copy()
+        if rng.random() < 0.8:
+            other = occluders[int(rng.integers(len(occluders)))]
+            shift = rng.uniform(0.35, 1.0) * np.array([card_w, card_h]) * rng.choice([-1, 1], 2)
+            if rng.random() < 0.5:
+                shift[int(rng.integers(2))] *= rng.uniform(0, 0.3)  # mostly along one side, as stacks slip
+            other_quad = _placement(card_w, card_h, canvas.shape[0], rng) + shift.astype(np.float32)
+            covered = _paste(trial, other, other_quad)
+        else:
+            covered = _hand(trial, quad.mean(axis=0), card_w, rng)
+        visible = 1.0 - np.count_nonzero(covered & card_mask) / max(1, int(np.count_nonzero(card_mask)))
+        if visible >= min_visible:
+            canvas[:] = trial
+            return covered
+    return np.zeros(card_mask.shape, bool)
+
+
+def _hand(
+    canvas: Image, centre: npt.NDArray[np.float32], card_w: float, rng: np.random.Generator
+) -> npt.NDArray[np.bool_]:
+    """A skin-coloured blob (a finger or palm) over part of the card."""
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    offset = rng.normal(0, 0.6 * card_w, 2)
+    axes = (int(rng.uniform(0.15, 0.5) * card_w) + 1, int(rng.uniform(0.3, 1.2) * card_w) + 1)
+    cx, cy = (centre + offset).astype(int)
+    cv2.ellipse(mask, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 255, -1)
+    skin = np.array([rng.uniform(60, 170), rng.uniform(90, 190), rng.uniform(140, 240)], np.float32)
+    shade = rng.normal(1.0, 0.05, canvas.shape[:2]).astype(np.float32)[..., None]
+    hand = np.clip(skin * shade, 0, 255).astype(np.uint8)
+    inside = mask > 0
+    canvas[inside] = hand[inside]
+    return np.asarray(inside)

@@ -1,0 +1,155 @@
+"""Telling backs apart: an embedding per crop, matched against the prototypes of a catalogue.
+
+The embedding network was trained on many random back designs, so it answers "which of these designs is
+closest", not "is this one of the twelve pictures I was trained on". A catalogue design's prototypes are the
+descriptors stored with it (``BackDesign.appearance``, one per enrolment photo); a default design that was
+never enrolled gets prototypes rendered from its described look. An enrolled design replaces the default of
+the same id, because the user's real back wins over any rendering.
+
+A crop is embedded in both portrait orientations and the two are averaged, so a back reads the same whichever
+way up it lies. A match needs a clear winner: a similarity floor and a margin over the runner-up design;
+anything else is "unknown" (None), which counting treats as unreadable rather than guessing an owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.backs import BackDesign, Catalogue
+from vision.recognise.faces import to_network_input
+from vision.recognise.models import BACKS_MODEL, open_session
+from vision.rectify import CROP_HEIGHT, CROP_WIDTH
+
+MIN_SIMILARITY = 0.5
+MIN_MARGIN = 0.04
+PROTOTYPES_PER_DEFAULT = 8
+PROTOTYPE_SEED = 20261130
+
+
+class BackEmbedder:
+    """Loads the back model once; :meth:`embed` turns crops into unit vectors, orientation-free."""
+
+    def __init__(self, model: str | Path = BACKS_MODEL, threads: int = 0) -> None:
+        self.session = open_session(model, threads)
+        self.input_name = self.session.get_inputs()[0].name
+        self.dimension = int(self.session.get_outputs()[0].shape[1])
+
+    def embed(self, crops: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        if len(crops) == 0:
+            return np.zeros((0, self.dimension), np.float32)
+        both = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        (vectors,) = self.session.run(None, {self.input_name: to_network_input(both)})
+        summed = vectors[: len(crops)] + vectors[len(crops) :]
+        return _unit(summed)
+
+
+def _unit(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-8)).astype(np.float32)
+
+
+def descriptor(vector: npt.NDArray[np.float32]) -> tuple[float, ...]:
+    """An embedding as stored in a catalogue file (rounded: 4 decimals keep the file short and exact enough).
+
+    >>> descriptor(np.array([0.123456, -1.0], np.float32))
+    (0.1235, -1.0)
+    """
+    return tuple(round(float(x), 4) for x in vector)
+
+
+@dataclass(frozen=True)
+class BackMatch:
+    """Per crop: the matched back id (None when unknown or ambiguous), its similarity and the margin."""
+
+    back: tuple[str | None, ...]
+    similarity: npt.NDArray[np.float32]
+    margin: npt.NDArray[np.float32]
+    confidence: npt.NDArray[np.float32]
+
+
+class BackMatcher:
+    """A catalogue's designs as prototype embeddings, and nearest-design matching with a margin."""
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        embedder: BackEmbedder,
+        min_similarity: float = MIN_SIMILARITY,
+        min_margin: float = MIN_MARGIN,
+    ) -> None:
+        self.embedder = embedder
+        self.min_similarity = min_similarity
+        self.min_margin = min_margin
+        ids: list[str] = []
+        vectors: list[npt.NDArray[np.float32]] = []
+        for design in catalogue:
+            prototypes = self.prototypes(design)
+            ids.extend([design.id] * len(prototypes))
+            vectors.extend(prototypes)
+        self.design_ids: tuple[str, ...] = tuple(dict.fromkeys(ids))
+        self.unusable: tuple[str, ...] = tuple(d.id for d in catalogue if d.id not in self.design_ids)
+        self.prototype_design = np.array([self.design_ids.index(i) for i in ids], np.int64)
+        self.prototype_vectors = np.array(vectors, np.float32).reshape(-1, embedder.dimension)
+
+    def prototypes(self, design: BackDesign) -> list[npt.NDArray[np.float32]]:
+        """Stored descriptors if the design was enrolled (with this model's size), else rendered ones.
+
+        Only a described design (symbol and lettering known, like the 12 defaults) can be rendered; any other
+        design without usable descriptors cannot be recognised and is listed in ``unusable``.
+        """
+        stored = [np.asarray(v, np.float32) for v in design.appearance if len(v) == self.embedder.dimension]
+        if stored:
+            return list(_unit(np.array(stored)))
+        crops = rendered_prototype_crops(design)
+        return list(self.embedder.embed(crops)) if len(crops) else []
+
+    def match(self, crops: npt.NDArray[np.uint8]) -> BackMatch:
+        return self.match_embeddings(self.embedder.embed(crops))
+
+    def match_embeddings(self, embeddings: npt.NDArray[np.float32]) -> BackMatch:
+        n, designs = len(embeddings), len(self.design_ids)
+        if n == 0 or designs == 0:
+            zeros = np.zeros(n, np.float32)
+            return BackMatch((None,) * n, zeros, zeros, zeros)
+        similarity = embeddings @ self.prototype_vectors.T  # (n, prototypes)
+        per_design = np.full((n, designs), -1.0, np.float32)
+        for d in range(designs):
+            per_design[:, d] = similarity[:, self.prototype_design == d].max(axis=1)
+        order = np.argsort(-per_design, axis=1)
+        rows = np.arange(n)
+        best = per_design[rows, order[:, 0]]
+        second = per_design[rows, order[:, 1]] if designs > 1 else np.full(n, -1.0, np.float32)
+        margin = best - second
+        accepted = (best >= self.min_similarity) & (margin >= self.min_margin)
+        backs = tuple(self.design_ids[int(order[i, 0])] if accepted[i] else None for i in range(n))
+        confidence = np.where(accepted, np.clip(margin / 0.2, 0, 1) * np.clip(best, 0, 1), 0.0)
+        return BackMatch(backs, best.astype(np.float32), margin.astype(np.float32), confidence.astype(np.float32))
+
+
+def rendered_prototype_crops(design: BackDesign, count: int = PROTOTYPES_PER_DEFAULT) -> npt.NDArray[np.uint8]:
+    """Crops of a design's described look, rendered and mildly photographed; empty if it has no known look."""
+    from vision.recognise.augment import CameraSettings, camera_crop
+    from vision.render.back_art import BackLook, render_back
+
+    if "unknown" in (design.symbol, design.lettering):
+        return np.zeros((0, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
+    try:
+        look = BackLook.for_design(design)
+    except (KeyError, ValueError, LookupError):
+        return np.zeros((0, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
+    rng = np.random.default_rng([PROTOTYPE_SEED, *design.id.encode()])
+    mild = CameraSettings(min_width=60, max_width=160, occlusion_p=0.0, corner_error=0.01, glare_p=0.1, blur_p=0.1)
+    crops = [camera_crop(render_back(look, 192, rng), rng, settings=mild).crop for _ in range(count)]
+    return np.array(crops, np.uint8)
+
+
+def enrolment_descriptors(
+    embedder: BackEmbedder, crops: Sequence[npt.NDArray[np.uint8]]
+) -> tuple[tuple[float, ...], ...]:
+    """One stored descriptor per enrolment photo's crop."""
+    return tuple(descriptor(v) for v in embedder.embed(np.array(crops, np.uint8)))

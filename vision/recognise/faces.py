@@ -1,0 +1,64 @@
+"""Reading a face's colour and number from its rectified crop, in one onnxruntime call per batch.
+
+The crop may be turned by 180 degrees (a face is point-symmetric, so the detector cannot know which end is
+up); the network was trained on both, and tells a 6 from a 9 by where the upright digit sits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.recognise.models import FACES_MODEL, open_session
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """Per crop: colour index into ``referee.cards.COLOURS``, number 1..10, and their probabilities."""
+
+    colour: npt.NDArray[np.int8]
+    number: npt.NDArray[np.int8]
+    confidence: npt.NDArray[np.float32]  # P(colour) * P(number)
+    face: npt.NDArray[np.float32]  # P(the crop shows a face rather than a back)
+    colour_probabilities: npt.NDArray[np.float32]  # (N, 4)
+    number_probabilities: npt.NDArray[np.float32]  # (N, 10)
+
+    def __getitem__(self, index: slice | npt.NDArray[np.bool_] | npt.NDArray[np.intp]) -> FaceReading:
+        return FaceReading(*(getattr(self, f.name)[index] for f in fields(self)))
+
+
+def to_network_input(crops: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float32 pixel values, the networks' input layout.
+
+    >>> to_network_input(np.zeros((2, 96, 64, 3), np.uint8)).shape
+    (2, 3, 96, 64)
+    """
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+class FaceReader:
+    """Loads the face model once; :meth:`read` labels a batch of crops."""
+
+    def __init__(self, model: str | Path = FACES_MODEL, threads: int = 0) -> None:
+        self.session = open_session(model, threads)
+        self.input_name = self.session.get_inputs()[0].name
+
+    def read(self, crops: npt.NDArray[np.uint8]) -> FaceReading:
+        if len(crops) == 0:
+            return self.read(np.zeros((1, *crops.shape[1:]), np.uint8))[0:0]
+        colour_p, number_p, face_p = self.session.run(None, {self.input_name: to_network_input(crops)})
+        colour = colour_p.argmax(1)
+        number = number_p.argmax(1)
+        rows = np.arange(len(crops))
+        confidence = colour_p[rows, colour] * number_p[rows, number]
+        return FaceReading(
+            colour=colour.astype(np.int8),
+            number=(number + 1).astype(np.int8),
+            confidence=confidence.astype(np.float32),
+            face=face_p[:, 0].astype(np.float32),
+            colour_probabilities=colour_p.astype(np.float32),
+            number_probabilities=number_p.astype(np.float32),
+        )
