@@ -106,20 +106,36 @@ class OnnxDetector:
             return CardDetections.empty()
         return CardDetections.from_quads(obb_to_quads(box.to_image(boxes)), kind=classes, confidence=scores)
 
-    def _decode(
-        self, output: npt.NDArray[np.float32]
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-        if output.ndim == 2 and output.shape[1] == 7:  # end to end: rows of cx, cy, w, h, score, class, angle
-            rows = output[output[:, 4] >= self.conf]
-            boxes = np.concatenate([rows[:, :4], rows[:, 6:7]], axis=1)
-            return boxes, rows[:, 4], rows[:, 5].astype(np.int8)
-        # raw head: (4 + classes + 1, anchors)
-        preds = output.T
-        class_scores = preds[:, 4:-1]
-        scores = class_scores.max(axis=1)
-        keep = scores >= self.conf
-        preds, scores = preds[keep], scores[keep]
-        classes = class_scores[keep].argmax(axis=1).astype(np.int8)
-        boxes = np.concatenate([preds[:, :4], preds[:, -1:]], axis=1)
-        kept = rotated_nms(obb_to_quads(boxes), scores, self.iou)
-        return boxes[kept], scores[kept], classes[kept]
+    def _decode(self, output: npt.NDArray[np.float32]) -> Decoded:
+        if output.ndim == 2 and output.shape[1] == 7:
+            return decode_end2end(output, self.conf)
+        return decode_raw(output, self.conf, self.iou)
+
+
+Decoded = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int8]]
+
+
+def decode_end2end(output: npt.NDArray[np.float32], conf: float) -> Decoded:
+    """An NMS-free head's rows ``cx, cy, w, h, score, class, angle`` -> (boxes with angle, scores, classes).
+
+    >>> boxes, scores, classes = decode_end2end(np.array([[5, 6, 2, 3, 0.9, 1, 0.1], [0, 0, 1, 1, 0.1, 0, 0]]), 0.5)
+    >>> boxes.astype(float).round(2).tolist(), scores.astype(float).round(2).tolist(), classes.tolist()
+    ([[5.0, 6.0, 2.0, 3.0, 0.1]], [0.9], [1])
+    """
+    rows = np.asarray(output, np.float32)
+    rows = rows[rows[:, 4] >= conf]
+    boxes = np.concatenate([rows[:, :4], rows[:, 6:7]], axis=1)
+    return boxes, rows[:, 4], rows[:, 5].astype(np.int8)
+
+
+def decode_raw(output: npt.NDArray[np.float32], conf: float, iou: float) -> Decoded:
+    """A raw head's ``(4 + classes + 1, anchors)`` output -> boxes kept by rotated NMS, their scores and classes."""
+    preds = np.asarray(output, np.float32).T
+    class_scores = preds[:, 4:-1]
+    scores = class_scores.max(axis=1)
+    keep = scores >= conf
+    preds, scores = preds[keep], scores[keep]
+    classes = class_scores[keep].argmax(axis=1).astype(np.int8)
+    boxes = np.concatenate([preds[:, :4], preds[:, -1:]], axis=1)
+    kept = rotated_nms(obb_to_quads(boxes), scores, iou)
+    return boxes[kept], scores[kept], classes[kept]

@@ -29,7 +29,6 @@ def import_ultralytics() -> ModuleType:
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ.setdefault("YOLO_CONFIG_DIR", str(CACHE_DIR))
-    os.environ.setdefault("YOLO_VERBOSE", "False")
     import ultralytics
 
     return ultralytics
