@@ -66,6 +66,7 @@ def replay_video(
     on_start: Callable[[int | None], None] | None = None,
 ) -> SessionResult:
     """Replays ``video`` into the folder ``out``; returns the session's result (see its ``exit_code``)."""
+    VideoSource(video).close()  # a file that is no video is the first thing to say
     vision = vision or load_vision(video, options)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -89,7 +90,9 @@ def replay_video(
             frames = source.frames()
         writer = _annotated_writer(out, source, options) if options.video else None
         try:
-            result = session.run(source, frames=frames, samples=samples, video_out=writer, progress=progress)
+            result = session.run(
+                source, frames=frames, samples=samples, video_out=writer, progress=progress, pictures=pictures
+            )
         finally:
             if writer is not None:
                 writer.close()

@@ -322,8 +322,12 @@ class Session:
         samples: Iterable[Frame] | None = None,
         video_out: Any = None,
         progress: Progress | None = None,
+        pictures: bool = True,
     ) -> SessionResult:
-        """Replays ``source`` (or the given ``frames`` of it); ``video_out`` is an open writer with ``write``."""
+        """Replays ``source`` (or the given ``frames`` of it); ``video_out`` is an open writer with ``write``.
+
+        ``pictures=False``: the frames carry no images by design (the oracle's labels alone), so a frame without
+        one is not unreadable."""
         start = time.perf_counter()
         info = source.info
         geometry = self.find_geometry(samples or (), info.size)
@@ -336,7 +340,7 @@ class Session:
             result.wall_s = time.perf_counter() - start
             return result
         result.timings["geometry_s"] = found_s
-        _Loop(self, result, geometry, video_out, progress).run(frames or source.frames())
+        _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
         result.unreadable += source.unreadable
         result.broken = source.broken
         result.wall_s = time.perf_counter() - start
@@ -347,8 +351,15 @@ class _Loop:
     """One pass over the frames; holds the referee and the bookkeeping for sinks and the report."""
 
     def __init__(
-        self, session: Session, result: SessionResult, geometry: TableGeometry, video_out: Any, progress: Any
+        self,
+        session: Session,
+        result: SessionResult,
+        geometry: TableGeometry,
+        video_out: Any,
+        progress: Any,
+        pictures: bool = True,
     ) -> None:
+        self.pictures = pictures
         self.session = session
         self.settings = session.settings
         self.result = result
@@ -394,8 +405,7 @@ class _Loop:
 
     def _sightings(self, frame: Frame) -> Any:
         """The frame's sightings, None for an unreadable frame, False for a frame left out by the stride."""
-        oracle_without_pictures = isinstance(self.session.vision, OracleVision) and frame.image is None
-        if frame.image is None and not oracle_without_pictures:
+        if frame.image is None and self.pictures:
             self.result.unreadable += 1
             return None
         if frame.index % max(1, self.settings.stride):

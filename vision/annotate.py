@@ -66,7 +66,7 @@ class OverlayState:
 def annotate(frame: Image, state: OverlayState) -> Image:
     """A copy of ``frame`` with the stacks, the illegal plays, the status line and the scores drawn on it."""
     out = frame.copy()
-    scale = max(0.45, out.shape[0] / 1000.0)
+    scale = max(0.8, out.shape[0] / 720.0)
     for stack in state.stacks:
         _stack(out, stack, scale)
     for mark in state.illegal:

@@ -152,7 +152,10 @@ class VideoSource:
                         break
             except (av.error.FFmpegError, OSError, ValueError):
                 continue
-        self._container.seek(0, stream=self._stream)
+        try:
+            self._container.seek(0, stream=self._stream)
+        except (av.error.FFmpegError, OSError) as exc:
+            raise InputFileError(f"cannot read video {self.path}: {_reason(exc)}") from None
 
     def close(self) -> None:
         self._container.close()

@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.synth",
     "referee.cli.replay",
     "referee.cli.eval_referee",
+    "referee.cli.score",
 )
 
 
