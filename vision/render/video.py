@@ -116,7 +116,7 @@ def plan(result: RoundResult, settings: VideoSettings) -> Plan:
     """The timeline and look of a round, and its event log and trace rescaled to video time."""
     settings.check()
     scale = settings.time_scale
-    timeline = Timeline.from_trace(result.trace_json(), scale)
+    timeline = Timeline.from_trace(result.trace_json(), scale, settings.seed)
     look = VideoLook.for_timeline(
         timeline,
         settings.seed,

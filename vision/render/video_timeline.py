@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,10 @@ RETRACT_S = 0.3
 """... and from the card it put down back to rest."""
 LEFTOVER_OUT_MM = 105.0
 """The simulator lays a player's leftovers this far nearer to them than their places (1.15 card heights)."""
+IDLE_GAP_S = 1.6
+"""A pause this long (video seconds) may hold an idle reach over the centre ..."""
+IDLE_CHANCE = 0.3
+"""... with this chance."""
 REST_OUT_MM = 330.0
 """Where a hand rests: this far beyond the player's places, off the table edge."""
 
@@ -198,9 +203,15 @@ class Timeline:
         return len(self.initial)
 
     @classmethod
-    def from_trace(cls, records: Sequence[dict[str, Any]], time_scale: float = 1.0) -> Timeline:
-        """Builds the timeline from a trace (the ``layout`` record first), as the simulator writes it."""
-        return _Builder(records, time_scale).build()
+    def from_trace(
+        cls, records: Sequence[dict[str, Any]], time_scale: float = 1.0, seed: int | None = None
+    ) -> Timeline:
+        """Builds the timeline from a trace (the ``layout`` record first), as the simulator writes it.
+
+        With a ``seed``, players also reach over the centre now and then without a card (looking closer,
+        pointing, hesitating), so arms pass over the stacks as at a real table.
+        """
+        return _Builder(records, time_scale, seed).build()
 
     def resting_at(self, frame: int, fps: float) -> dict[int, Rest]:
         """The cards at rest in frame ``frame``, in drawing order (bottom first)."""
@@ -227,7 +238,7 @@ def apply_change(state: dict[int, Rest], change: Change) -> None:
 class _Builder:
     """Replays the trace over the players' places, recording changes, flights and hand actions."""
 
-    def __init__(self, records: Sequence[dict[str, Any]], time_scale: float) -> None:
+    def __init__(self, records: Sequence[dict[str, Any]], time_scale: float, seed: int | None = None) -> None:
         if not records or records[0].get("kind") != "layout":
             raise ValueError("a trace starts with its layout record")
         if time_scale <= 0:
@@ -253,8 +264,11 @@ class _Builder:
         self.rest: dict[int, Rest] = {}
         self.changes: list[tuple[float, int, Change]] = []
         self.flights: list[Flight] = []
-        self.actions: dict[int, list[tuple[float, float, Flight | None, tuple[float, float]]]] = {}
+        self.actions: dict[int, list[_Action]] = {}
         self.sequence = 0
+        self.seed = seed
+        self.stop = math.inf
+        self.centre_points: list[tuple[float, float]] = []
 
     # ------------------------------------------------------------------------------------------ set-up
 
@@ -294,6 +308,8 @@ class _Builder:
                 self._move(record, t, float(record["t_end"]) / self.scale)
             elif kind == "pickup":
                 self._pickup(record, t, float(record["t_end"]) / self.scale)
+            elif kind == "stop":
+                self.stop = min(self.stop, t)
         changes = tuple(change for _, _, change in sorted(self.changes, key=lambda item: (item[0], item[1])))
         hands = tuple(self._track(i) for i in range(len(self.seats)))
         return Timeline(
@@ -336,6 +352,8 @@ class _Builder:
             self._change(t1, *flip)
         self._push(target, card, end)
         self._change(t1, card, end)
+        if target.startswith("centre:"):
+            self.centre_points.append((end.pose.x, end.pose.y))
         flight = Flight(card, self.seat_of.get(back, 0), t0, t1, start, end)
         self.flights.append(flight)
         self.actions.setdefault(flight.seat, []).append((t0, t1, flight, (0.0, 0.0)))
@@ -403,11 +421,31 @@ class _Builder:
 
     # ------------------------------------------------------------------------------------------ hands
 
+    def _idle_reaches(self, seat_index: int, actions: list[_Action]) -> list[_Action]:
+        """Now and then, in a long pause before the stop, a hand goes over a stack and hovers there."""
+        if self.seed is None or not self.centre_points:
+            return []
+        rng = random.Random(f"{self.seed}/{seat_index}")
+        reaches: list[_Action] = []
+        ends = [-math.inf, *(a[1] for a in actions)]
+        starts = [*(a[0] for a in actions), self.stop]
+        for free_from, free_to in zip(ends, starts, strict=True):
+            free_from = max(free_from, 0.5)
+            late = not math.isfinite(free_to) or free_to > self.stop
+            if late or free_to - free_from < IDLE_GAP_S or rng.random() > IDLE_CHANCE:
+                continue
+            t0 = rng.uniform(free_from + REACH_S + 0.1, free_to - IDLE_GAP_S / 2)
+            x, y = self.centre_points[rng.randrange(len(self.centre_points))]
+            point = (x + rng.uniform(-40.0, 40.0), y + rng.uniform(-40.0, 40.0))
+            reaches.append((t0, t0 + rng.uniform(0.3, 0.6), None, point))
+        return reaches
+
     def _track(self, seat_index: int) -> HandTrack:
         seat = self.seats[seat_index]
         rest = seat.rest()
         segments: list[Segment] = []
         actions = sorted(self.actions.get(seat_index, []), key=lambda a: a[0])
+        actions = sorted(actions + self._idle_reaches(seat_index, actions), key=lambda a: a[0])
         last_t, last_at = -math.inf, rest
         for t0, t1, flight, point in actions:
             start = (flight.start.pose.x, flight.start.pose.y) if flight else point
@@ -427,6 +465,10 @@ class _Builder:
         if segments:
             segments.append(Segment(last_t, last_t + RETRACT_S, None, last_at, rest))
         return HandTrack(seat_index, tuple(s for s in segments if s.t1 > s.t0))
+
+
+_Action = tuple[float, float, Flight | None, tuple[float, float]]
+"""What a hand does: from t0 to t1 it carries a flight's card, or (no flight) hovers over a point."""
 
 
 def _last_wins(initial: list[tuple[int, Rest]]) -> list[tuple[int, Rest]]:

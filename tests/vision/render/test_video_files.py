@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from referee.cli.main import main
 from referee.cli.synth_video import FAST_BOTS
 from referee.events import read_events
 from referee.simulator import MistakeRates, Round, SimSettings
-from vision.render.video import VideoSettings, companion_paths, plan, render_round
+from vision.render.video import CHUNK_FRAMES, VideoSettings, companion_paths, plan, render_round, rendered_frames
 from vision.render.video_timeline import frame_of
 
 SETTINGS = VideoSettings(size=(320, 180), duration_limit=6.0, time_scale=1.5, seed=4, workers=2)
@@ -135,3 +136,19 @@ def test_bad_options_give_one_line_naming_the_problem(
     assert main(["synth", "video", "--players", "2", *extra]) != 0
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_two_workers_film_the_same_frames_as_one_across_a_chunk_boundary() -> None:
+    result = Round(("red-red", "blue-blue"), seed=2).play()
+    settings = VideoSettings(size=(160, 96), duration_limit=(CHUNK_FRAMES + 10) / 30.0, seed=2)
+    one = [frame.image.tobytes() for frame in rendered_frames(plan(result, replace(settings, workers=1)))]
+    two = [frame.image.tobytes() for frame in rendered_frames(plan(result, replace(settings, workers=2)))]
+    assert len(one) == CHUNK_FRAMES + 10
+    assert one == two
+
+
+def test_the_benchmark_prints_frames_per_second_and_cpu_time(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["synth", "video", "--bench", "--frames", "12", "--size", "160x96"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["frames"] == 12 and figures["frames_per_s"] > 0
+    assert figures["render_cpu_ms_per_frame"] > 0 and figures["encode_cpu_ms_per_frame"] > 0

@@ -97,9 +97,9 @@ def test_a_cards_pixels_lie_inside_its_labelled_corners_and_make_its_visible_fra
             assert inside.sum() >= 0.98 * own.sum(), f"card {label['id']} spills out of its quad"
             quad = np.asarray(label["corners"])
             area = abs(cv2.contourArea(quad.astype(np.float32)))
-            assert label["visible"] == pytest.approx(
-                min(1.0, own.sum() / area), abs=0.01
-            )  # corners are rounded to 0.1 px
+            # corners are rounded to 0.1 px: the area may be off by about the perimeter times 0.05 px
+            slack = 0.002 + 0.06 * cv2.arcLength(quad.astype(np.float32), True) / area
+            assert label["visible"] == pytest.approx(min(1.0, own.sum() / area), abs=slack)
 
 
 def _dominant(pixels_bgr: np.ndarray) -> Colour | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -125,3 +126,16 @@ def test_every_card_of_a_simulated_round_is_somewhere_at_every_moment() -> None:
 def test_a_trace_without_its_layout_is_refused() -> None:
     with pytest.raises(ValueError, match="layout"):
         Timeline.from_trace([_move(1.0, 1.5, "y7", "row:0", "centre:1")])
+
+
+def test_with_a_seed_idle_hands_reach_over_the_stacks_now_and_then_and_never_after_the_stop() -> None:
+    result = Round(("red-red", "blue-blue", "green-green"), seed=0).play()
+    plain = Timeline.from_trace(result.trace_json())
+    lively = Timeline.from_trace(result.trace_json(), seed=1)
+    gathering = {s for hand in plain.hands for s in hand.segments if s.flight is None and s.a == s.b}
+    hovers = [s for hand in lively.hands for s in hand.segments if s.flight is None and s.a == s.b]
+    hovers = [s for s in hovers if s not in gathering]  # not the hands picking up their discard piles
+    assert sum(len(h.segments) for h in lively.hands) > sum(len(h.segments) for h in plain.hands)
+    assert hovers and all(math.hypot(*s.a) < lively.centre_radius + 60 for s in hovers)
+    assert all(s.t1 <= result.outcome.t for s in hovers)
+    assert Timeline.from_trace(result.trace_json(), seed=1) == lively
