@@ -27,6 +27,9 @@ from typing import Any
 from referee.errors import CatalogueError, NotationError, SetupError
 
 CATALOGUE_VERSION = 1
+DEFAULT_CATALOGUE_PATH = Path("ligretto-backs.json")
+"""The catalogue file of the working folder: ``ligretto backs enrol`` writes it by default, and every command
+reads it when it exists and no ``--catalogue`` is given (else the built-in 12 backs)."""
 _BACK_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,39}$")
 
 
@@ -197,11 +200,21 @@ class Catalogue:
             raise CatalogueError(f"catalogue {path}: {exc}") from None
 
     @classmethod
-    def load_or_default(cls, path: str | os.PathLike[str] | None) -> Catalogue:
-        """The catalogue in ``path`` if given and present, otherwise the default 12 backs."""
-        if path is None or not Path(path).exists():
+    def load_or_default(cls, path: str | os.PathLike[str] | None = None) -> Catalogue:
+        """The catalogue in ``path`` if present, else the built-in 12 backs (the start of a catalogue that
+        enrolment creates there). No ``path``: ./ligretto-backs.json when present, as :meth:`in_use`."""
+        if path is None:
+            return cls.in_use(None)
+        if not Path(path).exists():
             return cls.default()
         return cls.load(path)
+
+    @classmethod
+    def in_use(cls, path: str | os.PathLike[str] | None = None) -> Catalogue:
+        """The catalogue a command reads: the file ``path`` when given (it must be readable), else
+        ./ligretto-backs.json when present, else the built-in 12 backs (see :func:`catalogue_file`)."""
+        found = catalogue_file(path)
+        return cls.default() if found is None else cls.load(found)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes atomically (temp file + rename) so a crash never leaves a half-written catalogue."""
@@ -210,3 +223,15 @@ class Catalogue:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, path)
+
+
+def catalogue_file(path: str | os.PathLike[str] | None = None) -> Path | None:
+    """Where a command reads its catalogue from: ``path`` when given, else :data:`DEFAULT_CATALOGUE_PATH` when it
+    exists in the working folder, else None (the built-in 12 backs).
+
+    >>> catalogue_file("my-backs.json")
+    PosixPath('my-backs.json')
+    """
+    if path is not None:
+        return Path(path)
+    return DEFAULT_CATALOGUE_PATH if DEFAULT_CATALOGUE_PATH.is_file() else None

@@ -176,6 +176,15 @@ class _Echo:
     type: str
     card: Card | None
     stack: int | None
+    back: str | None
+
+    def matches(self, event: Event) -> bool:
+        """Same type, card and stack, and the same owner when both know it: an illegal card and a
+        conflict's card can share card and stack, and each player takes back their own."""
+        if (self.type, self.card, self.stack) != (event.type, event.card, event.stack):
+            return False
+        back = getattr(event, "back", None)  # landings and take-backs know their owner; other events do not
+        return self.back is None or back is None or self.back == back
 
 
 class CentreBuilder(EventVisitor[Centre]):
@@ -248,7 +257,7 @@ class CentreBuilder(EventVisitor[Centre]):
         kept = None if play.kept is None else event.cards[play.kept]
         if kept != event.card:
             self._disagree(f"the log keeps {event.card or 'no card'}, the rules keep {kept or 'no card'}")
-        self._echoes.extend(_Echo(e.type, e.card, e.stack) for e in play.events[1:])
+        self._echoes.extend(_Echo(e.type, e.card, e.stack, getattr(e, "back", None) or None) for e in play.events[1:])
 
     def visit_stack_removed(self, event: StackRemoved) -> None:
         self.centre.remove(self._stack_of(event), t=event.t, frame=event.frame)
@@ -266,7 +275,7 @@ class CentreBuilder(EventVisitor[Centre]):
 
     def _consume_echo(self, event: Event) -> bool:
         for index, echo in enumerate(self._echoes):
-            if (echo.type, echo.card, echo.stack) == (event.type, event.card, event.stack):
+            if echo.matches(event):
                 del self._echoes[index]
                 return True
         return False

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from referee.backs import Catalogue
+from referee.backs import DEFAULT_CATALOGUE_PATH, Catalogue, catalogue_file
 
 _SubParsers = argparse._SubParsersAction  # the type argparse gives add_subparsers() results
 
@@ -37,13 +37,20 @@ def add_catalogue_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--catalogue",
         metavar="FILE",
-        help="catalogue file (JSON) to use instead of the default 12 backs",
+        help=f"catalogue file (JSON) (default: ./{DEFAULT_CATALOGUE_PATH} when present, else the built-in 12 backs)",
     )
 
 
 def load_catalogue(path: str | None) -> Catalogue:
-    """The catalogue named on the command line (which must be readable), else the default 12 backs."""
-    return Catalogue.default() if path is None else Catalogue.load(path)
+    """The catalogue named on the command line (which must be readable), else ./ligretto-backs.json when
+    present, else the built-in 12 backs."""
+    return Catalogue.in_use(path)
+
+
+def catalogue_label(path: str | None) -> str:
+    """Which catalogue :func:`load_catalogue` reads, in words."""
+    found = catalogue_file(path)
+    return "built-in (the 12 backs of the red, blue and green boxes)" if found is None else str(found)
 
 
 # -------------------------------------------------------------------------------------------------- list
@@ -65,12 +72,14 @@ def register_list(actions: _SubParsers[argparse.ArgumentParser]) -> None:
 
 def run_list(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(args.catalogue)
+    found = catalogue_file(args.catalogue)
     if args.json:
         backs = [{**back.to_json(), "photos": len(back.appearance)} for back in catalogue]
         for back in backs:
             back.pop("appearance", None)
-        print(json.dumps({"backs": backs}))
+        print(json.dumps({"catalogue": None if found is None else str(found), "backs": backs}))
     else:
+        print(f"catalogue: {catalogue_label(args.catalogue)}")
         print(format_catalogue(catalogue))
     return 0
 
@@ -91,7 +100,7 @@ def format_catalogue(catalogue: Catalogue) -> str:
 
 # -------------------------------------------------------------------------------------------------- enrol
 
-DEFAULT_CATALOGUE_FILE = "ligretto-backs.json"
+DEFAULT_CATALOGUE_FILE = str(DEFAULT_CATALOGUE_PATH)
 
 
 def register_enrol(actions: _SubParsers[argparse.ArgumentParser]) -> None:

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from referee.backs import DEFAULT_BACKS, BackDesign, Catalogue, back_id_from_name
+from referee.backs import (
+    DEFAULT_BACKS,
+    DEFAULT_CATALOGUE_PATH,
+    BackDesign,
+    Catalogue,
+    back_id_from_name,
+    catalogue_file,
+)
 from referee.errors import CatalogueError, NotationError, SetupError
 
 
@@ -53,9 +60,28 @@ def test_a_new_back_is_added_at_the_end() -> None:
     assert catalogue.ids[-1] == "holiday-deck" and len(catalogue) == 13
 
 
-def test_load_or_default_falls_back_to_the_twelve_backs(tmp_path: Path) -> None:
+def test_load_or_default_falls_back_to_the_twelve_backs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     assert Catalogue.load_or_default(None) == Catalogue.default()
     assert Catalogue.load_or_default(tmp_path / "absent.json") == Catalogue.default()
+    assert catalogue_file() is None
+
+
+def test_the_enrolled_catalogue_of_the_working_folder_is_the_one_in_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    enrolled = Catalogue.default().with_design(BackDesign("holiday-deck"))
+    enrolled.save(DEFAULT_CATALOGUE_PATH)
+    assert catalogue_file() == DEFAULT_CATALOGUE_PATH
+    assert Catalogue.in_use() == Catalogue.load_or_default() == enrolled
+    Catalogue.default().save(tmp_path / "mine.json")
+    assert Catalogue.in_use(tmp_path / "mine.json") == Catalogue.default()  # --catalogue wins
+
+
+def test_a_catalogue_named_on_the_command_line_must_be_readable(tmp_path: Path) -> None:
+    with pytest.raises(CatalogueError, match=r"cannot read catalogue .*absent\.json"):
+        Catalogue.in_use(tmp_path / "absent.json")
 
 
 @pytest.mark.parametrize(

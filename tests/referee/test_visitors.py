@@ -14,6 +14,8 @@ from referee.centre import Centre, Landing
 from referee.errors import CentreError, ScoringError
 from referee.events import (
     CardPlayed,
+    CardTakenBack,
+    Conflict,
     Event,
     IllegalPlay,
     RoundScored,
@@ -163,6 +165,23 @@ def test_a_conflict_in_the_log_is_replayed_and_its_echoes_are_not_counted_twice(
     log += live.push_together([Landing(c("b2"), 1, "a", t=2.0), Landing(c("b2"), 1, "b", t=2.0)]).events
     centre = replay(log, CentreBuilder(rules))
     assert centre.stacks == live.stacks and centre.loose == ()
+
+
+def test_an_illegal_card_like_a_conflicts_card_is_taken_back_by_its_own_player_first() -> None:
+    # b2 and b2 collide on stack 1 (c keeps hers, a takes his back later); then b's b2 lands on the same
+    # stack, a wrong number now, and b picks it up before a does: each take-back belongs to its owner.
+    log: list[Event] = [
+        StackStarted(t=1.0, stack=1, card=c("b1"), back="a"),
+        Conflict(t=2.0, stack=1, card=c("b2"), cards=(c("b2"), c("b2")), backs=("c", "a")),
+        CardPlayed(t=2.0, stack=1, card=c("b2"), back="c"),
+        IllegalPlay(t=2.5, stack=1, card=c("b2"), back="b", reason="wrong_number"),
+        CardTakenBack(t=3.0, stack=1, card=c("b2"), back="b"),
+        CardTakenBack(t=3.4, stack=1, card=c("b2"), back="a"),
+    ]
+    centre = replay(log, CentreBuilder())
+    assert centre.loose == ()
+    assert centre.counts() == {"a": 1, "c": 1}
+    assert [str(x) for x in centre.move_stack][-1] == "Take back b2 from stack 1"
 
 
 class _TypeCounter(EventVisitor[dict[str, int]]):

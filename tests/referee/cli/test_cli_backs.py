@@ -7,16 +7,34 @@ from pathlib import Path
 
 import pytest
 
-from referee.backs import BackDesign, Catalogue
+from referee.backs import DEFAULT_CATALOGUE_PATH, BackDesign, Catalogue
 from referee.cli.main import main
 
 
-def test_backs_list_shows_the_default_twelve(capsys: pytest.CaptureFixture[str]) -> None:
+def test_backs_list_without_a_catalogue_file_shows_the_built_in_twelve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
     assert main(["backs", "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["id", "box", "symbol", "lettering", "photos", "name"]
-    assert [line.split()[0] for line in lines[1:-1]] == list(Catalogue.default().ids)
+    assert lines[0].startswith("catalogue: built-in")
+    assert lines[1].split() == ["id", "box", "symbol", "lettering", "photos", "name"]
+    assert [line.split()[0] for line in lines[2:-1]] == list(Catalogue.default().ids)
     assert lines[-1] == "12 backs"
+
+
+def test_backs_list_shows_the_catalogue_enrolment_wrote_in_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Catalogue.default().with_design(BackDesign("grandma", name="Grandma")).save(DEFAULT_CATALOGUE_PATH)
+    assert main(["backs", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"catalogue: {DEFAULT_CATALOGUE_PATH}"
+    assert lines[-2].split()[0] == "grandma" and lines[-1] == "13 backs"
+    assert main(["backs", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["catalogue"] == str(DEFAULT_CATALOGUE_PATH) and len(listed["backs"]) == 13
 
 
 def test_backs_list_reads_a_catalogue_file_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
