@@ -385,7 +385,7 @@ class _Loop:
             tack = time.perf_counter()
             self._record(events, frame)
             if self.video_out is not None and frame.image is not None:
-                self.video_out.write(annotate(frame.image, self._overlay(frame.t)))
+                self._write_video(frame.image, self._overlay(frame.t))
             vision_s += tock - tick
             referee_s += tack - tock
             sink_s += time.perf_counter() - tack
@@ -395,6 +395,12 @@ class _Loop:
         result.warnings.extend(str(w) for w in self.referee.warnings)
         result.stacks = self._stacks()
         result.timings.update(vision_s=vision_s, referee_s=referee_s, sinks_s=sink_s)
+
+    def _write_video(self, image: Image, state: OverlayState) -> None:
+        if hasattr(self.video_out, "write_annotated"):
+            self.video_out.write_annotated(image, state)
+        else:
+            self.video_out.write(annotate(image, state))
 
     def _stop_signal(self, frame: Frame) -> list[Event]:
         stop_at = self.settings.stop_at

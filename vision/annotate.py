@@ -14,7 +14,7 @@ counted, the scores. Nothing here knows the rules.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -75,6 +75,17 @@ def annotate(frame: Image, state: OverlayState) -> Image:
     if state.scores:
         _score_table(out, state.scores, scale)
     return out
+
+
+def scaled(state: OverlayState, factor: float) -> OverlayState:
+    """The same overlay for a frame resized by ``factor`` (annotate after shrinking: cheaper than before).
+
+    >>> scaled(OverlayState(0.0, illegal=(IllegalMark("r5", "wrong_number", (100.0, 50.0)),)), 0.5).illegal[0].at
+    (50.0, 25.0)
+    """
+    stacks = tuple(replace(s, quad=tuple((x * factor, y * factor) for x, y in s.quad)) for s in state.stacks)
+    illegal = tuple(replace(m, at=(m.at[0] * factor, m.at[1] * factor)) for m in state.illegal)
+    return replace(state, stacks=stacks, illegal=illegal)
 
 
 def _stack(out: Image, stack: StackMark, scale: float) -> None:

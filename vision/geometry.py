@@ -318,10 +318,12 @@ def _residuals_of(matrix: FloatArray, cards: FloatArray, shifts: npt.NDArray[np.
 def centre_zone_from_seats(geometry: TableGeometry, seat_quads: npt.ArrayLike, *, minimum: float = 150.0) -> Zones:
     """The centre zone as the disc inside the cards already lying at the start (players' rows and piles).
 
+    Every player lays out the same places, evenly round the table, so the mean of those cards is the table's
+    centre (the camera need not aim at it); the disc reaches to a card's length short of the nearest of them.
     With no such cards in view (a camera that frames only the centre), the whole view is the centre.
 
     >>> g = TableGeometry(np.eye(3))
-    >>> zones = centre_zone_from_seats(g, [_CARD + [0.0, 400.0]])
+    >>> zones = centre_zone_from_seats(g, [_CARD + [0.0, 400.0], _CARD + [0.0, -400.0]])
     >>> round(max(abs(y) for _, y in zones.centre))
     336
     """
@@ -329,8 +331,10 @@ def centre_zone_from_seats(geometry: TableGeometry, seat_quads: npt.ArrayLike, *
     if not len(quads):
         return Zones()
     centres = geometry.to_table(quads.mean(axis=1))
-    nearest = float(np.min(np.hypot(centres[:, 0], centres[:, 1])))
-    return Zones.centre_disc(max(minimum, nearest - _CARD_HALF_DIAGONAL - 10.0))
+    middle = centres.mean(axis=0)
+    nearest = float(np.min(np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1])))
+    radius = max(minimum, nearest - _CARD_HALF_DIAGONAL - 10.0)
+    return Zones.centre_disc(radius, at=(float(middle[0]), float(middle[1])))
 
 
 # ---------------------------------------------------------------------------------------- calibration file

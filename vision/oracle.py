@@ -3,7 +3,8 @@ recogniser had produced them.
 
 Replaying with the oracle instead of the detector isolates the tracker and the judge: whatever the referee
 gets wrong then is not the camera's fault. A perfect detector still cannot see a card that is covered, so
-cards showing less than ``min_visible`` of their area are left out, as a real one would miss them.
+faces showing less than ``min_visible`` of their area (backs: less than :data:`MIN_VISIBLE_BACK`, the strip a
+fanned spread shows) are left out, as a real one would miss them.
 
 Each line of ``frames.jsonl`` is ``{"frame": i, "t": s, "cards": [{"kind", "colour", "number", "back",
 "corners", "visible"}, ...]}`` (corners in image pixels, the card's own top-left first, clockwise).
@@ -31,6 +32,8 @@ from vision.detections import BACK, FACE, UNKNOWN_COLOUR, CardDetections
 
 COLOUR_INDEX = {c.value: i for i, c in enumerate(COLOURS)}
 DEFAULT_MIN_VISIBLE = 0.5
+MIN_VISIBLE_BACK = 0.1
+"""A back in a fanned spread shows a strip of itself, about a sixth; counting the spread means seeing those."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +48,12 @@ class TruthFrame:
 
 def parse_line(line: str, *, min_visible: float = 0.0) -> TruthFrame:
     data = json.loads(line)
-    cards = [c for c in data.get("cards", []) if float(c.get("visible", 1.0)) >= min_visible]
+
+    def seen(card: dict[str, Any]) -> bool:
+        floor = min(min_visible, MIN_VISIBLE_BACK) if card.get("kind") == "back" else min_visible
+        return float(card.get("visible", 1.0)) >= floor
+
+    cards = [c for c in data.get("cards", []) if seen(c)]
     kind = [FACE if c.get("kind") == "face" else BACK for c in cards]
     detections = CardDetections.from_quads(
         np.asarray([c["corners"] for c in cards], np.float32).reshape(-1, 4, 2), kind, np.ones(len(cards))

@@ -51,7 +51,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="ORACLE MODE: read the cards from the video's ground truth (VIDEO.frames.jsonl, written by\n"
         "ligretto synth video) instead of the detector: measures the tracker and judge alone",
     )
-    parser.add_argument("--annotated-scale", type=float, default=1.0, help="size of annotated.mp4 (default 1.0)")
+    parser.add_argument(
+        "--annotated-scale",
+        type=float,
+        default=0.5,
+        help="annotated.mp4's size as a share of the video's (default 0.5)",
+    )
     parser.set_defaults(func=run)
 
 

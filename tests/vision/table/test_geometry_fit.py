@@ -142,7 +142,8 @@ def test_a_missing_calibration_file_is_a_clear_error(tmp_path: Path):
 
 @pytest.mark.parametrize(("seat_y", "expected"), [(400.0, 336.0), (180.0, 150.0)])
 def test_the_centre_zone_lies_inside_the_players_places(seat_y: float, expected: float):
-    zones = centre_zone_from_seats(TableGeometry(np.eye(3)), [card_quad((0.0, seat_y)), card_quad((seat_y, 0.0))])
+    seats = [card_quad((0.0, seat_y)), card_quad((0.0, -seat_y)), card_quad((seat_y, 0.0)), card_quad((-seat_y, 0.0))]
+    zones = centre_zone_from_seats(TableGeometry(np.eye(3)), seats)
     assert zones.centre is not None
     assert max(math.hypot(x, y) for x, y in zones.centre) == pytest.approx(expected, abs=1.0)
     assert centre_zone_from_seats(TableGeometry(np.eye(3)), np.zeros((0, 4, 2))) == Zones()
