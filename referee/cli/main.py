@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli.replay",
     "referee.cli.eval_referee",
     "referee.cli.score",
+    "referee.cli.serve",
 )
 
 

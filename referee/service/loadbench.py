@@ -24,7 +24,6 @@ from typing import Any
 
 from referee.errors import InputFileError
 
-
 LANDINGS = ("stack_started", "card_played", "illegal_play", "conflict")
 """Events dated by the frame where a card came down (a vanished stack is dated when last seen, long before)."""
 
