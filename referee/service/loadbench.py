@@ -139,7 +139,11 @@ def run_load_bench(options: BenchOptions) -> int:
 
     spec = FeedSpec(options.source, oracle=options.oracle)
     spec.check()
-    with spec.open() as source:
+    if not spec.is_file:
+        raise InputFileError("serve-bench plays a video file as the camera: give --source FILE")
+    from vision.sources import VideoSource
+
+    with VideoSource(options.source) as source:
         camera_fps = source.info.fps
     port = options.port or _free_port()
     base = f"http://127.0.0.1:{port}"
