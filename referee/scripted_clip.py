@@ -41,6 +41,13 @@ from vision.render.camera import Camera
 SIZE = (480, 360)
 COLOURS_BGR = {"red": (40, 40, 210), "yellow": (30, 200, 230), "green": (60, 160, 40), "blue": (200, 90, 30)}
 BACKS = ("red-red", "blue-blue")
+BACKS_BGR = {"red-red": (50, 50, 170), "blue-blue": (170, 60, 50)}
+BACKGROUND_BGR = (70, 110, 60)
+
+
+def face_grey(number: int) -> int:
+    """A face's rim is drawn in a grey that says its number (the pictures are plain, but readable)."""
+    return 100 + 15 * number
 
 
 @dataclass
@@ -98,7 +105,7 @@ def two_player_round(*, stop: bool = True, fps: float = 30.0) -> ScriptedRound:
     table.take_all(9.0)  # the rows are gathered too
     owners = ("red-red", "blue-blue", "red-red", "blue-blue", "red-red")
     for i, back in enumerate(owners):  # the centre cards turned over and spread by back
-        table.put_back(9.5, back, (-120.0 + 60.0 * i, 0.0))
+        table.put_back(9.5, back, (-140.0 + 70.0 * i, 0.0))
     for i in range(2):  # red-red's two leftover pile cards at the table edge
         table.put_back(9.5, "red-red", (-40.0 + 80.0 * i, 200.0))
     events.append(
@@ -156,11 +163,15 @@ def _label(sighting: Sighting, cam: Camera) -> dict[str, object]:
 
 
 def _draw(cards: list[dict[str, object]], size: tuple[int, int]) -> np.ndarray:
-    image = np.full((size[1], size[0], 3), (70, 110, 60), np.uint8)
+    image = np.full((size[1], size[0], 3), BACKGROUND_BGR, np.uint8)
     for card in cards:
         quad = np.asarray(card["corners"], np.float32).round().astype(np.int32)
-        colour = COLOURS_BGR.get(str(card["colour"]), (120, 40, 40))
-        cv2.fillPoly(image, [quad], (245, 245, 245) if card["kind"] == "face" else colour)
+        if card["kind"] == "back":
+            cv2.fillPoly(image, [quad], BACKS_BGR.get(str(card["back"]), (120, 40, 40)))
+            continue
+        colour = COLOURS_BGR[str(card["colour"])]
+        grey = face_grey(int(card["number"]))  # type: ignore[call-overload]
+        cv2.fillPoly(image, [quad], (grey, grey, grey))
         if card["kind"] == "face":
             inner = quad.mean(axis=0) + (quad - quad.mean(axis=0)) * 0.7
             cv2.fillPoly(image, [inner.round().astype(np.int32)], colour)

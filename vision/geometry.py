@@ -282,8 +282,10 @@ def _usable_quads(quads: npt.ArrayLike) -> FloatArray:
     cards = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if not len(cards):
         return cards
-    areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in cards])
-    return cards[np.isfinite(cards).all(axis=(1, 2)) & (areas > 25.0)]
+    signed = np.array([cv2.contourArea(q.astype(np.float32), oriented=True) for q in cards])
+    # the contract is clockwise on screen; a quad listed the other way round is the same card
+    cards = np.where((signed < 0)[:, None, None], cards[:, ::-1], cards)
+    return cards[np.isfinite(cards).all(axis=(1, 2)) & (np.abs(signed) > 25.0)]
 
 
 def _spread(cards: FloatArray) -> float:

@@ -1,0 +1,82 @@
+"""The detector path of the session (sampling by seeking, every frame decoded and read, stride) on a scripted clip.
+
+The trained detector is not needed for this: the clip's cards are flat colours on green, so a few lines of
+colour segmentation find them exactly; what is tested is the path from pixels to rulings around it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.events import read_events
+from referee.referee_eval import score_round
+from referee.scripted_clip import BACKGROUND_BGR, BACKS_BGR, COLOURS_BGR, face_grey, film, two_player_round
+from referee.session import DetectorVision, ExitCode, Session, SessionSettings
+from vision.detections import BACK, FACE, CardDetections
+from vision.oracle import COLOUR_INDEX
+from vision.sources import VideoSource
+
+
+@dataclass(frozen=True)
+class Reading:
+    detections: CardDetections
+    detect_ms: float = 0.0
+    recognise_ms: float = 0.0
+
+
+def flat_card_reader(image: np.ndarray) -> Reading:
+    """Cards of the scripted clip: regions unlike the green cloth, named by their colours."""
+    away = np.linalg.norm(image.astype(np.float32) - np.array(BACKGROUND_BGR, np.float32), axis=2) > 45
+    mask = cv2.morphologyEx(away.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads, kinds, colours, numbers, backs = [], [], [], [], []
+    for contour in contours:
+        if cv2.contourArea(contour) < 150:
+            continue
+        box = cv2.boxPoints(cv2.minAreaRect(contour))
+        inside = np.zeros(mask.shape, np.uint8)
+        cv2.fillPoly(inside, [contour], 1)
+        rim = cv2.subtract(cv2.erode(inside, np.ones((3, 3), np.uint8)), cv2.erode(inside, np.ones((7, 7), np.uint8)))
+        core = cv2.erode(inside, np.ones((11, 11), np.uint8))
+        rim_bgr = np.median(image[rim > 0], axis=0)
+        core_bgr = np.array(cv2.mean(image, core)[:3])
+        quads.append(box)
+        if np.ptp(rim_bgr) < 25:  # a grey rim: a face
+            kinds.append(FACE)
+            name = min(COLOURS_BGR, key=lambda c: np.linalg.norm(core_bgr - COLOURS_BGR[c]))
+            colours.append(COLOUR_INDEX[name])
+            numbers.append(int(np.argmin([abs(rim_bgr.mean() - face_grey(n)) for n in range(1, 11)])) + 1)
+            backs.append(None)
+        else:
+            kinds.append(BACK)
+            colours.append(-1)
+            numbers.append(0)
+            backs.append(min(BACKS_BGR, key=lambda b: np.linalg.norm(core_bgr - BACKS_BGR[b])))
+    dets = CardDetections.from_quads(np.asarray(quads).reshape(-1, 4, 2), kinds, np.full(len(quads), 0.9))
+    return Reading(
+        dets.with_identity(colour=colours, number=numbers, back=backs, identity_confidence=[0.9] * len(quads))
+    )
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return film(two_player_round(), tmp_path_factory.mktemp("clip") / "round.mp4")
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_the_detector_path_referees_the_round(clip, stride):
+    session = Session(DetectorVision(flat_card_reader), SessionSettings(stride=stride))
+    with VideoSource(clip["video"]) as source:
+        samples = list(source.sample(session.sample_times(source.info)))
+        result = session.run(source, samples=samples)
+    metrics = score_round(list(read_events(clip["events"])), [(e.event, e.said_t) for e in result.emitted])
+    assert (metrics.plays.recall, metrics.plays.precision) == (1.0, 1.0)
+    assert metrics.illegal.recall == 1.0
+    assert result.exit_code is ExitCode.OK
+    assert result.scored is not None and result.scored.scores == {"blue-blue": 2, "red-red": -1}
+    assert result.frames_seen == pytest.approx(result.frames_read / stride, abs=1)
