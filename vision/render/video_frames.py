@@ -40,7 +40,7 @@ from vision.render.camera import Camera, focal_px_from_35mm
 from vision.render.layers import OCCLUDER_ID, Layer, Shadow, composite
 from vision.render.lighting import LIGHT_PRESETS, TRAIN_LIGHTS, Light
 from vision.render.table import TRAIN_SURFACES, VARIANTS, draw_table, surface_tile
-from vision.render.video_motion import Arm, Drift, HandSprite, Shake, grip_direction
+from vision.render.video_motion import Arm, Drift, HandSprite, Shake, grip_direction, motion_blur
 from vision.render.video_timeline import Rest, Timeline, apply_change, frame_of
 
 Image = npt.NDArray[np.uint8]
@@ -53,6 +53,8 @@ PHONE_FOCAL_35MM = 26.0
 NOISE_BANK_PAD = 16
 BURIED_UNDER = 3
 MIN_CARD_PX = 40.0
+SHUTTER = 0.5
+"""Exposure time as a share of the frame interval (1/60 s at 30 fps): how long moving things smear."""
 
 
 @dataclass(frozen=True)
@@ -351,6 +353,7 @@ class FrameRenderer:
     def _moving(self, index: int, t: float) -> list[_Moving]:
         """Cards in flight (the oldest first), then the hands."""
         out: list[_Moving] = []
+        size = self.canvas_cam.size
         for flight in self.timeline.flights:
             if frame_of(flight.t0, self.fps) > index:
                 break
@@ -358,20 +361,39 @@ class FrameRenderer:
                 continue
             pose, face_up, width = flight.at(t)
             placed = self._place(flight.card, Rest(pose, face_up), width)
-            out.append(_Moving(placed.layer, placed.shadow, placed.box, flight.card, placed, face_up))
+            before, after = (flight.at(t + dt)[0] for dt in self._exposure)
+            layer = self._smear(placed.layer, (before.x, before.y, before.lift), (after.x, after.y, after.lift))
+            box = _influence(layer, placed.shadow, size)
+            out.append(_Moving(layer, placed.shadow, box, flight.card, placed, face_up))
         light = self.look.light
-        size = self.canvas_cam.size
         for track in self.timeline.hands:
             grip = track.at(t)
             if grip is None:
                 continue
             direction = grip_direction(self.timeline.seats[track.seat], grip)
-            layer = self.sprites[track.seat].layer(self.canvas_cam, grip, direction)
+            hand = self.sprites[track.seat].layer(self.canvas_cam, grip, direction)
+            start, end = (track.at(t + dt) or grip for dt in self._exposure)
+            hand = self._smear(hand, start, end)
             dx, dy = light.shadow_offset_px(grip[2], self.ppm)
             sigma = light.shadow_softness_mm * self.ppm * (1 + grip[2] / 40.0)
             shadow = Shadow(dx, dy, sigma, light.shadow_opacity)
-            out.append(_Moving(layer, shadow, _influence(layer, shadow, size), None))
+            out.append(_Moving(hand, shadow, _influence(hand, shadow, size), None))
         return out
+
+    @property
+    def _exposure(self) -> tuple[float, float]:
+        """When the shutter opens and closes, relative to the frame's moment."""
+        half = SHUTTER / self.fps / 2
+        return -half, half
+
+    def _smear(
+        self, layer: Layer | None, start: tuple[float, float, float], end: tuple[float, float, float]
+    ) -> Layer | None:
+        """Motion blur of a layer whose point moved from ``start`` to ``end`` (x, y, height mm) while exposed."""
+        if layer is None:
+            return None
+        a, b = self.canvas_cam.project_undistorted([[start[0], start[1], -start[2]], [end[0], end[1], -end[2]]])
+        return motion_blur(layer, float(b[0] - a[0]), float(b[1] - a[1]))
 
     def _frame_matrix(self, t: float) -> npt.NDArray[np.float64]:
         """Canvas pixels to frame pixels: drop the margin, then the camera's wobble."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +36,7 @@ FloatArray = npt.NDArray[np.float64]
 WRIST_BEHIND_GRIP_MM = 118.0
 """The wrist lies this far behind the grip point, so the fingers (80..140 mm beyond it) cover the card's end."""
 FOREARM_MM = 300.0
+BLUR_KERNEL_PX = 7.0
 SPRITE_ARM_MM = 1000.0
 """A drawn arm reaches this far back from the wrist: out of the picture, as a player's arm leaning in does."""
 
@@ -253,3 +255,56 @@ def grip_direction(seat: SeatGeometry, grip: tuple[float, float, float]) -> tupl
     dx, dy = grip[0] - sx, grip[1] - sy
     length = math.hypot(dx, dy) or 1.0
     return dx / length, dy / length
+
+
+def motion_blur(layer: Layer, dx: float, dy: float) -> Layer:
+    """``layer`` smeared along (dx, dy) pixels, as a moving thing looks in one exposure.
+
+    Colour is blurred premultiplied by alpha (so the table does not bleed into the card's colour), then
+    divided back; the layer grows by the blur on every side. A long smear is computed at a reduced scale
+    (the kernel stays at most :data:`BLUR_KERNEL_PX` wide) and scaled back: it is soft anyway.
+
+    >>> layer = Layer(10, 10, np.full((8, 8, 3), 200, np.float32), np.ones((8, 8), np.float32))
+    >>> smeared = motion_blur(layer, 6.0, 0.0)
+    >>> smeared.x0 < 10, smeared.alpha.shape[1] > 8, round(float(smeared.bgr[4, 7, 0]))
+    (True, True, 200)
+    >>> motion_blur(layer, 0.5, 0.5) is layer
+    True
+    """
+    length = math.hypot(dx, dy)
+    if length < 1.5:
+        return layer
+    half = math.ceil(length / 2)
+    pad = ((half, half), (half, half))
+    alpha = np.pad(layer.alpha, pad)
+    premultiplied = np.pad(layer.bgr * layer.alpha[..., None], (*pad, (0, 0)))
+    h, w = alpha.shape
+    scale = min(1.0, BLUR_KERNEL_PX / length)
+    kernel = _line_kernel(dx * scale, dy * scale)
+
+    def smear(plane: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        out: Any = plane
+        if scale < 1.0:
+            small = (max(1, round(w * scale)), max(1, round(h * scale)))
+            out = cv2.resize(out, small, interpolation=cv2.INTER_AREA)
+        out = cv2.filter2D(out, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        if scale < 1.0:
+            out = cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
+        return np.asarray(out, np.float32)
+
+    alpha = np.clip(smear(alpha), 0.0, 1.0)
+    bgr = (smear(premultiplied) / np.maximum(alpha, 1e-4)[..., None]).astype(np.float32)
+    return Layer(layer.x0 - half, layer.y0 - half, bgr, alpha)
+
+
+def _line_kernel(dx: float, dy: float) -> npt.NDArray[np.float32]:
+    """A normalised, antialiased line of length |(dx, dy)| through the middle of an odd square."""
+    length = math.hypot(dx, dy)
+    n = math.ceil(length) | 1
+    middle = n // 2
+    kernel = np.zeros((n, n), np.float32)
+    ux, uy = dx / max(length, 1e-9) * (n - 1) / 2, dy / max(length, 1e-9) * (n - 1) / 2
+    start = (round((middle - ux) * 8), round((middle - uy) * 8))
+    end = (round((middle + ux) * 8), round((middle + uy) * 8))
+    cv2.line(kernel, start, end, 1.0, 1, cv2.LINE_AA, shift=3)
+    return kernel / max(float(kernel.sum()), 1e-6)
