@@ -34,7 +34,8 @@ def flat_card_reader(image: np.ndarray) -> Reading:
     away = np.linalg.norm(image.astype(np.float32) - np.array(BACKGROUND_BGR, np.float32), axis=2) > 45
     mask = cv2.morphologyEx(away.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    quads, kinds, colours, numbers, backs = [], [], [], [], []
+    quads, kinds, colours, numbers = [], [], [], []
+    backs: list[str | None] = []
     for contour in contours:
         if cv2.contourArea(contour) < 150:
             continue
