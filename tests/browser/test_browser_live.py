@@ -1,0 +1,137 @@
+"""The page in a real headless Chromium (Debian's /usr/bin/chromium through Playwright) against a real server
+playing a filmed round as its camera: seat the players, start the round, see the illegal-play alert, stop the
+round and read the final score sheet, on a phone-sized screen.
+
+The time from the frame where the illegal card is down (the clip's ground truth) to the alert on the page is
+measured and printed (run with ``-s`` to see it); it is a figure for the README, not a pass/fail criterion.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.scripted_clip import film, two_player_round
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def _need_browser() -> Any:
+    """Playwright's sync API; skips with the reason when Chromium or Playwright is missing outside CI."""
+    missing = []
+    if not (Path(CHROMIUM).is_file() or shutil.which("chromium")):
+        missing.append(f"Debian's chromium ({CHROMIUM}; apt-get install chromium)")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing.append("playwright (pip install playwright)")
+        sync_api = None
+    if missing:
+        reason = "browser test needs " + " and ".join(missing)
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}: CI must run it")
+        pytest.skip(reason)
+    return sync_api
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return film(two_player_round(), tmp_path_factory.mktemp("browser") / "round.mp4")
+
+
+@pytest.fixture
+def server(clip: dict[str, Path], tmp_path: Path) -> Iterator[str]:
+    _need_browser()
+    import httpx
+
+    port = _free_port()
+    command = [sys.executable, "-m", "referee.cli.main", "serve", "--source", str(clip["video"]), "--oracle"]
+    command += ["--port", str(port), "--db", str(tmp_path / "t.db"), "--data", str(tmp_path / "d"), "--rounds", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        assert process.poll() is None, f"the server exited: {process.stderr.read() if process.stderr else ''}"
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.2)
+    yield base
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def _truth_illegal_t(clip: dict[str, Path]) -> float:
+    for line in clip["events"].read_text().splitlines():
+        event = json.loads(line)
+        if event["type"] == "illegal_play":
+            return float(event["t"])
+    raise AssertionError("the clip has no illegal play")
+
+
+def test_a_round_on_a_phone_shows_the_alert_then_the_final_score_sheet(server: str, clip: dict[str, Path]) -> None:
+    sync_api = _need_browser()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+        page.goto(server + "/")
+        page.wait_for_selector("#connection[data-state=open]")
+
+        for back, name in (("red-red", "Ada"), ("blue-blue", "Bob")):
+            page.select_option("#player-back", back)
+            page.fill("#player-name", name)
+            page.click("#player-form button[type=submit]")
+            page.wait_for_selector(f"#player-list li[data-back={back}]")
+
+        page.click("#start-round")
+        page.wait_for_selector("#alert:not([hidden])", timeout=30_000)
+        assert page.inner_text("#alert-text") == "red 5 on stack 1"
+        assert page.inner_text("#alert-detail") == "wrong number: should have been red 3"
+        alert = page.evaluate("window.ligretto.alerts[0]")
+        latency_ms = (alert["shown"] - (alert["epoch"] + _truth_illegal_t(clip))) * 1000.0
+        refereed_ms = (alert["shown"] - (alert["epoch"] + alert["t"])) * 1000.0
+        print(
+            f"\nalert latency: {latency_ms:.0f} ms from the frame where the card is down (ground truth) to the alert "
+            f"on the page ({refereed_ms:.0f} ms from the frame the referee dates it to; "
+            f"{(alert['shown'] - alert['received']) * 1000:.1f} ms of it in the page)"
+        )
+
+        page.click("#alert-dismiss")
+        page.wait_for_selector("#centre .stack[data-top=r3]", timeout=30_000)
+        page.click("#stop-round")
+        page.wait_for_selector("#winners[data-complete=true]", timeout=30_000)
+        totals = page.eval_on_selector_all("#score-sheet tfoot td[data-back]", "cells => cells.map(c => c.textContent)")
+        assert totals == ["-1", "2"]
+        assert page.inner_text("#winners") == "Winner: Bob"
+        assert page.eval_on_selector_all("#chart polyline", "lines => lines.length") == 2
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+        browser.close()
