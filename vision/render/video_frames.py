@@ -210,6 +210,7 @@ class FrameRenderer:
         self.table = draw_table(size, homography, tile, self.ppm, look.surface_gains, look.surface_rotation_deg)
         light = look.light
         self.lightmap = (light.shading(size)[..., None] * np.asarray(light.gains, np.float32)).astype(np.float32)
+        self.glare = _glare_layers(light, size)
         self.tints = np.random.default_rng([look.seed, 7]).uniform(0.94, 1.05, len(timeline.cards))
         bank = np.random.default_rng([look.seed, 11]).normal(
             0.0, look.noise, (h + NOISE_BANK_PAD, w + NOISE_BANK_PAD, 3)
@@ -344,6 +345,11 @@ class FrameRenderer:
             lit[y0:y1, x0:x1] = cv2.multiply(work, self.lightmap[y0:y1, x0:x1], scale=exposure, dtype=cv2.CV_8U)
             canvas_ids = self.background_ids.copy()
             canvas_ids[y0:y1, x0:x1] = work_ids
+        if self.glare is not None:
+            everywhere, on_cards = self.glare
+            lit = np.asarray(cv2.add(lit, everywhere), np.uint8)
+            cards = ((canvas_ids > 0) & (canvas_ids != OCCLUDER_ID)).view(np.uint8)
+            cv2.add(lit, on_cards, dst=lit, mask=cards)
         matrix = self._frame_matrix(t)
         image, ids = self._to_frame(lit, canvas_ids, matrix)
         image = self._add_noise(image, index)
@@ -460,6 +466,15 @@ class FrameRenderer:
                 }
             )
         return tuple(labels)
+
+
+def _glare_layers(light: Light, size: tuple[int, int]) -> tuple[Image, Image] | None:
+    """The lamp's reflection as two 8-bit layers to add: a faint one everywhere (cloth and wood shine a
+    little) and a strong one on the glossy cards only."""
+    if light.glare <= 0:
+        return None
+    glare = light.glare_map(size)[..., None] * np.ones(3, np.float32)
+    return (np.clip(glare * 30.0, 0, 255).astype(np.uint8), np.clip(glare * 110.0, 0, 255).astype(np.uint8))
 
 
 def _influence(layer: Layer | None, shadow: Shadow, size: tuple[int, int]) -> Box | None:
