@@ -11,7 +11,6 @@ cost that a long run amortises), then the timed run renders ``n`` scenes with JP
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import tempfile
 import time
@@ -20,7 +19,7 @@ from typing import Any
 
 import cv2
 
-from vision.render.dataset import render_example
+from vision.render.dataset import pool_context, render_example
 from vision.render.export import write_example
 
 BENCH_SEED = 1_000_000
@@ -55,8 +54,7 @@ def bench_images(n: int = 200, size: int = 640, workers: int = 2, warmup: int = 
         if workers <= 1:
             results = [_worker(jobs[0])]
         else:
-            context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-            with context.Pool(workers) as pool:
+            with pool_context().Pool(workers) as pool:
                 results = pool.map(_worker, jobs)
     cold = max(r[0] for r in results)
     wall = max(r[1] for r in results)

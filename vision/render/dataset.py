@@ -61,12 +61,20 @@ class DatasetSummary:
     out: Path
 
 
+def pool_context() -> multiprocessing.context.BaseContext:
+    """Where worker processes come from: a fresh server process, never a fork of this one.
+
+    Forking a process whose other threads (OpenCV's pool, BLAS, torch) hold a lock leaves the child
+    waiting on that lock forever; a fork server is single-threaded when it forks.
+    """
+    return multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+
+
 def _results(seeds: list[int], job: partial[Written], workers: int) -> Iterator[Written]:
     if workers <= 1:
         yield from map(job, seeds)
         return
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with context.Pool(workers) as pool:
+    with pool_context().Pool(workers) as pool:
         yield from pool.imap(job, seeds, chunksize=4)
 
 

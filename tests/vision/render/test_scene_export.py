@@ -137,3 +137,20 @@ def test_cli_cannot_write_into_a_file(tmp_path: Path, capsys: pytest.CaptureFixt
     blocker.write_text("x")
     code = main(["synth", "images", "--n", "1", "--out", str(blocker / "sub"), "--quiet"])
     assert code != 0 and "cannot create output folder" in capsys.readouterr().err
+
+
+def test_bench_reports_rates_without_judging_them() -> None:
+    from vision.render.bench import bench_images
+
+    figures = bench_images(n=2, size=128, workers=1, warmup=0)
+    assert figures["images"] == 2 and figures["size"] == "128x128"
+    assert figures["images_per_s"] > 0 and figures["cpu_ms_per_image"] > 0
+
+
+def test_stills_come_with_their_labels(tmp_path: Path) -> None:
+    from vision.render.samples import write_stills
+
+    [still] = write_stills(tmp_path, [2], size=(320, 180))
+    record = json.loads(still.with_suffix(".json").read_text())
+    assert record["image"] == still.name and (record["width"], record["height"]) == (320, 180)
+    assert all(len(card["corners"]) == 4 for card in record["cards"])
