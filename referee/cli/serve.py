@@ -36,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--target", type=int, help="target total that ends a new match (house rule)")
     parser.add_argument("--calibration", type=Path, help="manual table calibration (4 points, JSON)")
     parser.add_argument("--catalogue", type=Path, help="back catalogue (JSON); enrolled backs are added to it")
+    parser.add_argument(
+        "--vote-window",
+        type=float,
+        default=0.4,
+        metavar="SECONDS",
+        help="recent evidence a new top card is voted on (default 0.4; the replay's 0.5 alerts ~70 ms later)",
+    )
     parser.set_defaults(func=run)
 
     bench = subparsers.add_parser(
@@ -67,6 +74,8 @@ def settings_from(args: argparse.Namespace) -> object:
         raise SetupError(f"--port must lie in 1..65535, not {args.port}")
     if args.speed < 0:
         raise SetupError(f"--speed must be 0 (as fast as possible) or positive, not {args.speed}")
+    if args.vote_window is not None and not 0.1 <= args.vote_window <= 2.0:
+        raise SetupError(f"--vote-window must lie in 0.1..2 seconds, not {args.vote_window}")
     if args.rounds < 1:
         raise SetupError(f"--rounds must be at least 1, not {args.rounds}")
     return Settings(
@@ -82,6 +91,7 @@ def settings_from(args: argparse.Namespace) -> object:
         target=args.target,
         calibration=args.calibration,
         catalogue=args.catalogue,
+        vote_window_s=args.vote_window,
     )
 
 

@@ -91,6 +91,16 @@ def paced(
         yield frame, epoch
 
 
+def wall_timed(frames: Iterator[Frame], clock: Callable[[], float] = time.time) -> Iterator[Frame]:
+    """A camera's frames timed by the clock from the first one (a camera's declared rate is often not its real
+    one, and the referee's times must match the table's)."""
+    start: float | None = None
+    for frame in frames:
+        now = clock()
+        start = now if start is None else start
+        yield Frame(frame.index, now - start, frame.image)
+
+
 def describe(spec: FeedSpec) -> dict[str, Any]:
     name = Path(spec.source).name if spec.is_file else _without_password(spec.source)
     return {"kind": spec.kind, "name": name, "oracle": spec.oracle, "speed": spec.speed}

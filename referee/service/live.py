@@ -26,13 +26,13 @@ from referee.backs import BackDesign
 from referee.errors import LigrettoError
 from referee.events import Event, RoundScored, RoundStarted
 from referee.scoring import RoundResult
-from referee.service.feed import FeedSpec, describe, paced
+from referee.service.feed import FeedSpec, describe, paced, wall_timed
 from referee.service.hub import Hub
 from referee.service.overlay import overlay_state, picture
 from referee.service.sheets import score_sheet
 from referee.session import Session, SessionSettings
 from referee.store import RoundRow, SessionRow, Store
-from referee.tracker import Referee
+from referee.tracker import Referee, RefereeSettings
 from vision.geometry import TableGeometry
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame
@@ -84,12 +84,15 @@ class LiveTable:
         rounds: int | None = 3,
         target: int | None = None,
         picture_fps: float = 8.0,
+        referee: RefereeSettings | None = None,
     ) -> None:
         self.spec = spec
         self.store = store
         self.hub = hub
         self.vision = spec.load_vision()
-        self.runner = Session(self.vision, SessionSettings(geometry=spec.calibration))
+        self.runner = Session(
+            self.vision, SessionSettings(geometry=spec.calibration, referee=referee or RefereeSettings())
+        )
         self.session: SessionRow = store.latest_session() or store.create_session(
             "Session 1", rounds=rounds, target=target, source=describe(spec)["name"]
         )
@@ -155,8 +158,9 @@ class LiveTable:
         with self._lock:
             if self.spec.is_file or self.geometry is None:
                 self.geometry = self.spec.geometry(self.runner, source) or self.geometry
+        frames = source.frames() if self.spec.is_file else wall_timed(source.frames())
         speed = self.spec.speed if self.spec.is_file else 0.0  # a camera paces itself
-        for frame, epoch in paced(source.frames(), speed):
+        for frame, epoch in paced(frames, speed):
             if self._closing.is_set():
                 return
             started = time.perf_counter()

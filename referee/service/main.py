@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response, status
@@ -25,6 +26,7 @@ from referee.service.replays import ReplayJobs
 from referee.service.routes import ROUTERS
 from referee.service.settings import Settings
 from referee.store import NotFoundError, Store
+from referee.tracker import RefereeSettings
 
 STATIC = Path(__file__).with_name("static")
 DESCRIPTION = """The live Ligretto referee: the camera's picture, the centre stacks, illegal plays as they happen,
@@ -61,7 +63,19 @@ def build_table(settings: Settings, store: Store, hub: Hub) -> LiveTable:
         catalogue=Catalogue.load_or_default(settings.catalogue_path) if settings.catalogue_path.is_file() else None,
     )
     spec.check()
-    return LiveTable(spec, store, hub, rounds=settings.rounds, target=settings.target, picture_fps=settings.picture_fps)
+    referee = RefereeSettings()
+    if settings.vote_window_s is not None:
+        voting = replace(referee.tracker.voting, window_s=settings.vote_window_s)
+        referee = replace(referee, tracker=replace(referee.tracker, voting=voting))
+    return LiveTable(
+        spec,
+        store,
+        hub,
+        rounds=settings.rounds,
+        target=settings.target,
+        picture_fps=settings.picture_fps,
+        referee=referee,
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -66,14 +66,12 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return film(two_player_round(), tmp_path_factory.mktemp("browser") / "round.mp4")
 
 
-@pytest.fixture
-def server(clip: dict[str, Path], tmp_path: Path) -> Iterator[str]:
-    _need_browser()
+def _serve(video: Path, folder: Path, *extra: str) -> Iterator[str]:
     import httpx
 
     port = _free_port()
-    command = [sys.executable, "-m", "referee.cli.main", "serve", "--source", str(clip["video"]), "--oracle"]
-    command += ["--port", str(port), "--db", str(tmp_path / "t.db"), "--data", str(tmp_path / "d"), "--rounds", "1"]
+    command = [sys.executable, "-m", "referee.cli.main", "serve", "--source", str(video), "--oracle"]
+    command += ["--port", str(port), "--db", str(folder / "t.db"), "--data", str(folder / "d"), *extra]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -85,9 +83,17 @@ def server(clip: dict[str, Path], tmp_path: Path) -> Iterator[str]:
         except httpx.HTTPError:
             assert time.monotonic() < deadline, "the server did not come up"
             time.sleep(0.2)
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def server(clip: dict[str, Path], tmp_path: Path) -> Iterator[str]:
+    _need_browser()
+    yield from _serve(clip["video"], tmp_path, "--rounds", "1")
 
 
 def _truth_illegal_t(clip: dict[str, Path]) -> float:
@@ -134,4 +140,62 @@ def test_a_round_on_a_phone_shows_the_alert_then_the_final_score_sheet(server: s
         assert page.inner_text("#winners") == "Winner: Bob"
         assert page.eval_on_selector_all("#chart polyline", "lines => lines.length") == 2
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scrolling
+        browser.close()
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "samples" / "round.mp4"
+
+
+@pytest.fixture
+def sample_server(tmp_path: Path) -> Iterator[str]:
+    _need_browser()
+    from referee.errors import InputFileError
+    from vision.sources import VideoSource
+
+    try:
+        VideoSource(SAMPLE).close()
+    except InputFileError as exc:
+        pytest.skip(f"the sample round is not readable: {exc}")
+    yield from _serve(SAMPLE, tmp_path)
+
+
+def _truth(video: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in video.with_suffix(".events.jsonl").read_text().splitlines() if line.strip()]
+
+
+def test_the_sample_round_alerts_on_its_illegal_play_and_takes_counts_by_hand(sample_server: str) -> None:
+    sync_api = _need_browser()
+    truth = _truth(SAMPLE)
+    illegal = next(e for e in truth if e["type"] == "illegal_play")
+    scored = truth[-1]
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+        page.goto(sample_server + "/")
+        page.wait_for_selector("#connection[data-state=open]")
+        for back in truth[0]["backs"]:
+            page.select_option("#player-back", back)
+            page.fill("#player-name", back.split("-")[1].title())
+            page.click("#player-form button[type=submit]")
+            page.wait_for_selector(f"#player-list li[data-back={back}]")
+
+        page.click("#start-round")
+        page.wait_for_selector("#alert:not([hidden])", timeout=60_000)
+        alert = page.evaluate("window.ligretto.alerts[0]")
+        assert (alert["card"], alert["reason"]) == ("r2", illegal["reason"])
+        latency_ms = (alert["shown"] - (alert["epoch"] + illegal["t"])) * 1000.0
+        print(f"\nsample round: alert {latency_ms:.0f} ms after the frame where the illegal {alert['card']} is down")
+
+        page.click("#alert-dismiss")
+        page.click("#manual-count summary")
+        for back in truth[0]["backs"]:
+            page.fill(f"input[name='centre:{back}']", str(scored["centre"].get(back, 0)))
+            page.fill(f"input[name='leftover:{back}']", str(scored["leftover"].get(back, 0)))
+        page.click("#count-form button[type=submit]")
+        page.wait_for_selector("#score-sheet tbody tr[data-round='1']")
+        totals = page.eval_on_selector_all(
+            "#score-sheet tfoot td[data-back]",
+            "cells => Object.fromEntries(cells.map(c => [c.dataset.back, +c.textContent]))",
+        )
+        assert totals == scored["scores"]
         browser.close()
