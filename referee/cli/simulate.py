@@ -10,8 +10,10 @@ from pathlib import Path
 from referee.backs import Catalogue
 from referee.errors import SetupError
 from referee.rules import ConflictResolution, RuleSettings, ShortHand, check_player_count, check_setup
-from referee.simulator import MistakeRates, SimSettings
+from referee.simulator import BotProfile, MistakeRates, SimSettings
 from referee.simulator.audit import audit
+from referee.simulator.bots import PACES
+from referee.simulator.mistakes import KINDS, MAX_TOTAL
 from referee.simulator.output import prepare, write_round, write_summary
 from referee.simulator.result import RoundResult
 from referee.simulator.series import play_match
@@ -19,8 +21,14 @@ from referee.simulator.series import play_match
 EPILOG = """\
 examples:
   ligretto simulate --players 4 --seed 1 --out out/sim
-  ligretto simulate --players 6 --seed 7 --rounds 5 --mistakes 0.02 --out out/sim6
+  ligretto simulate --players 6 --seed 7 --rounds 5 --mistakes 0.05 --out out/sim6
+  ligretto simulate --players 4 --mistake-rate wrong_colour=0.02,conflict=0.01 --pace fast --out out/quick
   ligretto simulate --backs red-red,blue-blue,green-green --advanced-row --out out/adv
+
+mistakes: --mistakes 0.05 makes about 5 in 100 cards that land in the centre mistakes, split evenly over
+the six kinds (wrong_colour, wrong_number, not_a_one, stack_full, after_stop, conflict); --mistake-rate
+KIND=RATE sets one kind's share (repeatable, or comma-separated), replacing its part of --mistakes.
+pace: fast (a 4-player round lasts about 0.5-1 min), normal (1-3 min), slow (2-3.5 min).
 
 writes DIR/round-<k>.events.jsonl (event log), DIR/round-<k>.trace.jsonl (every card move, for the
 renderer) and DIR/summary.json (per round: duration, end, counts, scores, injected mistakes; match totals
@@ -44,10 +52,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=0.0,
         metavar="RATE",
-        help="chance per decision of each kind of mistake, 0..1 (default: 0, a clean round)",
+        help=f"share of centre plays that are mistakes, 0..{MAX_TOTAL:g}, split evenly over the six kinds "
+        "(default: 0, a clean round)",
+    )
+    parser.add_argument(
+        "--mistake-rate",
+        action="append",
+        default=[],
+        metavar="KIND=RATE",
+        help=f"share of centre plays that are mistakes of one kind ({', '.join(KINDS)}); repeatable",
+    )
+    parser.add_argument(
+        "--pace",
+        choices=list(PACES),
+        default="normal",
+        help="how fast the bots play (default: %(default)s, a 4-player round in about 1-3 minutes)",
     )
     parser.add_argument("--backs", help="comma-separated back ids (default: the first N of the catalogue)")
-    parser.add_argument("--catalogue", type=Path, help="back catalogue file (default: the 12 built-in backs)")
+    parser.add_argument(
+        "--catalogue",
+        type=Path,
+        help="back catalogue file (default: ./ligretto-backs.json when present, else the 12 built-in backs)",
+    )
     parser.add_argument(
         "--conflict",
         choices=[c.value for c in ConflictResolution],
@@ -74,9 +100,7 @@ def run(args: argparse.Namespace) -> int:
         advanced_row=args.advanced_row,
         turn_over=args.turn_over,
     )
-    if not 0.0 <= args.mistakes <= 1.0:
-        raise SetupError(f"--mistakes must be a rate between 0 and 1, not {args.mistakes}")
-    settings = SimSettings(rules=rules, mistakes=MistakeRates.uniform(args.mistakes))
+    settings = SimSettings(rules=rules, bots=BotProfile.pace(args.pace), mistakes=mistake_rates(args))
     if args.rounds < 1:
         raise SetupError(f"--rounds must be at least 1, not {args.rounds}")
     out = prepare(args.out)
@@ -94,8 +118,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def mistake_rates(args: argparse.Namespace) -> MistakeRates:
+    """``--mistakes`` split evenly over the kinds, then each ``--mistake-rate KIND=RATE`` in its place."""
+    if not 0.0 <= args.mistakes <= MAX_TOTAL:
+        raise SetupError(f"--mistakes must be a rate between 0 and {MAX_TOTAL:g}, not {args.mistakes}")
+    rates = MistakeRates.uniform(args.mistakes)
+    for text in args.mistake_rate:
+        rates = MistakeRates.parse(text, base=rates)
+    return rates
+
+
 def _backs(args: argparse.Namespace) -> tuple[str, ...]:
-    catalogue = Catalogue.load_or_default(args.catalogue)
+    catalogue = Catalogue.in_use(args.catalogue)
     if args.backs:
         backs = tuple(b.strip() for b in args.backs.split(",") if b.strip())
         unknown = [b for b in backs if b not in catalogue]
@@ -146,7 +180,11 @@ def _print_summary(
     if injected:
         missed = sum(_missed(r) for r in rounds)
         verdict = "finds every one" if not missed else f"misses {missed}"
-        print(f"mistakes injected: {injected}; the judge, replaying the event logs, {verdict}")
+        landings = sum(r.landings for r in rounds)
+        print(
+            f"mistakes injected: {injected} of {landings} cards landing in the centre ({injected / landings:.1%});"
+            f" the judge, replaying the event logs, {verdict}"
+        )
     ranking = sorted(totals.items(), key=lambda item: -item[1])
     print("totals: " + " ".join(f"{back}={total}" for back, total in ranking))
     print(f"winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}; files in {out}")
@@ -155,5 +193,7 @@ def _print_summary(
 def _missed(result: RoundResult) -> int:
     """Injected mistakes the judge does not find when it replays the round's event log."""
     found = audit(result.events).counts()
-    injected = Counter((m.kind, m.back, str(m.card), m.stack) for m in result.mistakes)
+    injected: Counter[tuple[str, str | None, str, int | None]] = Counter(
+        (m.kind, m.back, str(m.card), m.stack) for m in result.mistakes
+    )
     return sum((injected - found).values())

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from referee.cards import LOWEST, Card
+from referee.errors import SetupError
 from referee.simulator.places import DISCARD, PILE, Places
 
 
@@ -50,6 +51,40 @@ class BotProfile:
     refill: Delay = field(default_factory=lambda: Delay(0.6, 0.3, 0.3))
     take_back: Delay = field(default_factory=lambda: Delay(1.2, 0.3, 0.5))
     speeds: tuple[float, float] = (0.8, 1.25)
+
+    @classmethod
+    def pace(cls, name: str) -> BotProfile:
+        """The bots of a named pace (``ligretto simulate --pace``): ``fast``, ``normal`` or ``slow``.
+
+        >>> BotProfile.pace("normal") == BotProfile()
+        True
+        """
+        if name not in PACES:
+            raise SetupError(f"unknown pace {name!r}: choose {', '.join(PACES)}")
+        return PACES[name]
+
+
+PACES: dict[str, BotProfile] = {
+    # Keen players, about twice the normal pace: a 4-player round lasts about half a minute to a minute.
+    "fast": BotProfile(
+        think=Delay(0.55, 0.45, 0.2),
+        flight=Delay(0.35, 0.25, 0.2),
+        turn_over=Delay(0.5, 0.3, 0.25),
+        refill=Delay(0.4, 0.3, 0.2),
+        take_back=Delay(0.8, 0.3, 0.4),
+    ),
+    # A family table: a 4-player round lasts about 1-3 minutes.
+    "normal": BotProfile(),
+    # Beginners, a little over half the normal pace: a 4-player round lasts about 2-3.5 minutes.
+    "slow": BotProfile(
+        think=Delay(2.4, 0.45, 0.6),
+        flight=Delay(0.5, 0.25, 0.25),
+        turn_over=Delay(1.2, 0.3, 0.5),
+        refill=Delay(0.8, 0.3, 0.35),
+        take_back=Delay(1.6, 0.3, 0.6),
+    ),
+}
+"""Bot presets by pace; every one keeps ``think`` and ``flight`` above the conflict window."""
 
 
 @dataclass(frozen=True)

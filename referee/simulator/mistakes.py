@@ -1,11 +1,23 @@
 """Injected mistakes: how often bots break each rule, what they do wrong, and the ground truth of it.
 
-Each rate is the chance, at every decision a bot takes, that it makes that mistake when its cards allow
-it (``after_stop``: the chance that a bot slaps one more card after "Ligretto stop"; ``conflict``: the chance
-that a bot holding the same card slaps it onto a stack in the same instant as someone else).
+Every rate is a share of the cards that land in the centre: ``wrong_colour=0.01`` means that about 1 card
+in 100 that hits the centre is a wrong-colour mistake, and ``MistakeRates.uniform(0.05)`` (what
+``ligretto simulate --mistakes 0.05`` asks for) that about 5 in 100 are mistakes of some kind, split evenly
+over the six kinds: the four a card can commit while the round runs (``wrong_colour``, ``wrong_number``,
+``not_a_one``, ``stack_full``), a card slapped after "Ligretto stop" (``after_stop``) and a card slapped onto a
+stack in the same instant as an identical one (``conflict``: the second card is the mistake).
 
->>> MistakeRates.uniform(0.05).wrong_colour, MistakeRates().any
-(0.05, False)
+How the simulator keeps to it: each card landing in the centre makes a mistake of each kind *owed* with
+that kind's rate, and the next bot whose cards allow an owed mistake commits it (an ``after_stop`` is owed
+until the stop, then up to one bot per owed mistake slaps one more card). A mistake that the table does not
+allow yet (no full stack for ``stack_full``, nobody holding the same card for a ``conflict``) waits for a
+moment that does; whatever is still owed when the round ends is dropped, so the realised share falls a little
+short where a kind is rare (few players, short rounds).
+
+>>> MistakeRates.uniform(0.06).wrong_colour, MistakeRates.uniform(0.06).total, MistakeRates().any
+(0.01, 0.06, False)
+>>> MistakeRates.parse("wrong_colour=0.01,conflict=0.02").to_json()["conflict"]
+0.02
 >>> from referee.cards import Card
 >>> find_mistake("wrong_number", [("row:0", Card.parse("r7"))], {4: Card.parse("r5")}, random.Random(0))
 ('row:0', Card.parse('r7'), 4)
@@ -31,12 +43,20 @@ CENTRE_MISTAKES: tuple[str, ...] = (
     Violation.STACK_FULL.value,
 )
 """The mistakes a bot can make while the round runs, in the order it considers them."""
+AFTER_STOP = Violation.AFTER_STOP.value
 CONFLICT = "conflict"
+KINDS: tuple[str, ...] = (*CENTRE_MISTAKES, AFTER_STOP, CONFLICT)
+"""Every kind of injected mistake, in the order of :class:`MistakeRates`' fields."""
+
+
+MAX_TOTAL = 0.5
+"""At most half the cards landing may be mistakes: beyond that a round is more taking back than playing."""
 
 
 @dataclass(frozen=True)
 class MistakeRates:
-    """One rate per violation type, plus simultaneous conflicts. All zero: a clean round."""
+    """One rate per violation type plus simultaneous conflicts, each a share of the cards landing in the
+    centre (see the module's docstring). All zero: a clean round."""
 
     wrong_colour: float = 0.0
     wrong_number: float = 0.0
@@ -50,15 +70,42 @@ class MistakeRates:
             rate = getattr(self, f.name)
             if not 0.0 <= rate <= 1.0:
                 raise SetupError(f"the {f.name} mistake rate must be between 0 and 1, not {rate}")
+        if self.total > MAX_TOTAL + 1e-9:
+            total, most = f"{self.total:g}", f"{MAX_TOTAL:g}"
+            raise SetupError(f"mistake rates add up to {total}; at most {most} of the plays can be mistakes")
 
     @classmethod
-    def uniform(cls, rate: float) -> MistakeRates:
-        """The same rate for every kind of mistake (``ligretto simulate --mistakes RATE``)."""
-        return cls(*(rate for _ in fields(cls)))
+    def uniform(cls, total: float) -> MistakeRates:
+        """About ``total`` of all centre plays are mistakes, split evenly over the six kinds
+        (``ligretto simulate --mistakes RATE``)."""
+        if not 0.0 <= total <= MAX_TOTAL:
+            raise SetupError(f"the mistake rate must be between 0 and {MAX_TOTAL:g}, not {total}")
+        share = total / len(KINDS)
+        return cls(*(share for _ in KINDS))
+
+    @classmethod
+    def parse(cls, text: str, base: MistakeRates | None = None) -> MistakeRates:
+        """Per-kind rates from ``kind=rate`` pairs separated by commas, replacing those kinds in ``base``."""
+        rates = (base or cls()).to_json()
+        for pair in filter(None, (p.strip() for p in text.split(","))):
+            kind, _, value = pair.partition("=")
+            kind = kind.strip()
+            if kind not in rates:
+                raise SetupError(f"unknown mistake kind {kind!r} in {pair!r}: the kinds are {', '.join(KINDS)}")
+            try:
+                rates[kind] = float(value)
+            except ValueError:
+                raise SetupError(f"{pair!r} needs a number after '=', such as {kind}=0.01") from None
+        return cls(**rates)
 
     @property
     def any(self) -> bool:
-        return any(getattr(self, f.name) > 0 for f in fields(self))
+        return self.total > 0
+
+    @property
+    def total(self) -> float:
+        """The share of centre plays that are mistakes of any kind."""
+        return round(sum(getattr(self, f.name) for f in fields(self)), 12)
 
     def rate(self, kind: str) -> float:
         return float(getattr(self, kind))

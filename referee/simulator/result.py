@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.events import Event
+from referee.events import CardPlayed, Conflict, Event, IllegalPlay, StackStarted
 from referee.simulator.mistakes import InjectedMistake
 from referee.simulator.trace import TraceRecord
 
@@ -55,6 +55,23 @@ class RoundResult:
         """Seconds of play, from the start to the stop (the post-round protocol not included)."""
         return self.outcome.t
 
+    @property
+    def landings(self) -> int:
+        """Cards that landed in the centre: legal ones, illegal ones and every card of a conflict (a kept
+        card is counted once, by its ``card_played``)."""
+        count = 0
+        for event in self.events:
+            if isinstance(event, StackStarted | CardPlayed | IllegalPlay):
+                count += 1
+            elif isinstance(event, Conflict):
+                count += len(event.cards) - (event.card is not None)
+        return count
+
+    @property
+    def mistake_share(self) -> float:
+        """The share of the cards landing in the centre that were injected mistakes."""
+        return len(self.mistakes) / self.landings if self.landings else 0.0
+
     def summary(self) -> dict[str, Any]:
         """The round's line in ``summary.json``."""
         return {
@@ -66,6 +83,7 @@ class RoundResult:
             "leftover": self.leftover,
             "scores": self.scores,
             "stacks": len(self.stacks),
+            "landings": self.landings,
             "mistakes": [m.to_json() for m in self.mistakes],
         }
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ from referee.rules import check_setup, judge, playable_on, resolve_conflict, row
 from referee.scoring import score_round
 from referee.simulator.board import Board, Loose, Plan, Stack, Window
 from referee.simulator.bots import BuildDown, Play, Refill, TurnOver, choose, fits_below
-from referee.simulator.mistakes import CENTRE_MISTAKES, CONFLICT, InjectedMistake, find_mistake
+from referee.simulator.mistakes import AFTER_STOP, CENTRE_MISTAKES, CONFLICT, KINDS, InjectedMistake, find_mistake
 from referee.simulator.places import DISCARD, HAND, PILE, Places
 from referee.simulator.post_round import CentreStack, lay_out_leftovers, spread_centre
 from referee.simulator.result import Outcome, RoundResult
@@ -66,6 +67,7 @@ class _Seat:
     outstanding: int = 0
     seen_change: int = -1
     turned: int = 0
+    mistake_in_flight: str | None = None
 
 
 class Round:
@@ -104,6 +106,7 @@ class Round:
         self.now = 0.0
         self.changes = 0
         self._outcome: Outcome | None = None
+        self._owed: Counter[str] = Counter()  # injected mistakes due, by kind (see ``mistakes``)
         self._heap: list[tuple[float, int, str, int, int, Any]] = []
         self._sequence = 0
         self._layout = self._layout_json()
@@ -203,6 +206,9 @@ class Round:
     def _cancel(self, seat: _Seat) -> None:
         """Whatever the bot was about to do will not happen (it stopped, or must take a card back)."""
         seat.generation += 1
+        if seat.mistake_in_flight is not None:
+            self._owed[seat.mistake_in_flight] += 1  # the mistake did not happen: it is still due
+            seat.mistake_in_flight = None
 
     # ----------------------------------------------------------------------------------------- handlers
 
@@ -211,6 +217,7 @@ class Round:
         bots = self.settings.bots
         plan = self._mistake(seat, t)
         if plan is not None:
+            seat.mistake_in_flight = plan.kind
             self._schedule(t + bots.flight.sample(self.rng, seat.speed), "land", seat, plan)
             return
         action = choose(seat.places, self.board.wanted, advanced_row=self.settings.rules.advanced_row, rng=self.rng)
@@ -227,6 +234,7 @@ class Round:
 
     def _land(self, seat: _Seat, plan: Plan) -> None:
         t = self.now
+        seat.mistake_in_flight = None
         if plan.kind is not None and plan.kind != CONFLICT:
             self._land_mistake(seat, plan)
         elif plan.stack is None:
@@ -244,6 +252,8 @@ class Round:
             ):
                 self._join_conflict(seat, plan, stack, window)
             else:
+                if plan.kind == CONFLICT:
+                    self._owed[CONFLICT] += 1  # the conflict did not happen: it is still due
                 self._next(seat, t)
 
     def _start_stack(self, seat: _Seat, plan: Plan) -> None:
@@ -282,6 +292,7 @@ class Round:
         seat.outstanding += 1
         window.landings.append((seat.index, plan, placement))
         self._move(plan.t_start, seat, plan.card, plan.source, centre_place(stack.id), placement)
+        self._owe()
         if plan.kind == CONFLICT:
             self.mistakes.append(InjectedMistake(CONFLICT, t, seat.back, plan.card, stack.id))
 
@@ -338,8 +349,10 @@ class Round:
         t = self.now
         stack = None if plan.stack is None else self.stacks[plan.stack - 1]
         if stack is not None and (len(stack.cards) != plan.height or stack.window is not None):
+            self._owed[plan.kind or ""] += 1  # the mistake did not happen: it is still due
             self._next(seat, t)  # the stack changed while the card was in the air: the bot sees it
             return
+        self._owe()
         top = None if stack is None else stack.top
         ruling = judge(top, plan.card, stopped=self._outcome is not None)
         base = self.board.claim_site(self.rng) if stack is None else stack.base
@@ -411,6 +424,7 @@ class Round:
         seat.places.take(plan.source)
         self.board.put(stack, plan.card, seat.back)
         self._changed()
+        self._owe()
         self._move(plan.t_start, seat, plan.card, plan.source, centre_place(stack.id), placement)
 
     def _unplay(self, stack: Stack) -> None:
@@ -433,54 +447,67 @@ class Round:
         delay = self.settings.bots.take_back.sample(self.rng, seat.speed)
         self._schedule(self.now + delay, "take_back", seat, loose)
 
-    def _mistake(self, seat: _Seat, t: float) -> Plan | None:
+    def _owe(self) -> None:
+        """A card landed in the centre: each kind of mistake becomes due with its rate, so that about that
+        share of all landings are mistakes of that kind."""
         rates = self.settings.mistakes
         if not rates.any:
-            return None
+            return
+        for kind in KINDS:
+            rate = rates.rate(kind)
+            if rate > 0 and self.rng.random() < rate:
+                self._owed[kind] += 1
+
+    def _mistake(self, seat: _Seat, t: float) -> Plan | None:
+        """A mistake due that this bot's cards allow, as the card it throws instead of thinking it over."""
         for kind in CENTRE_MISTAKES:
-            if rates.rate(kind) > 0 and self.rng.random() < rates.rate(kind):
+            if self._owed[kind] > 0:
                 found = find_mistake(kind, self._offered(seat), self.board.open_tops(), self.rng)
                 if found is not None:
+                    self._owed[kind] -= 1
                     source, card, stack = found
                     return Plan(source, card, stack, self.board.height(stack), t, kind)
         return None
 
     def _inject_conflict(self, first: _Seat, plan: Plan, stack: Stack) -> None:
-        """Someone else holding the same card slaps it down in the same instant (an injected conflict)."""
-        rate = self.settings.mistakes.conflict
-        if rate <= 0:
+        """A conflict is due: someone else holding the same card slaps it down in the same instant."""
+        if self._owed[CONFLICT] <= 0:
             return
-        for seat in self.seats:
-            if seat is first or seat.outstanding or self.rng.random() >= rate:
-                continue
-            source = next((s for s, card in self._offered(seat) if card == plan.card), None)
-            if source is None:
-                continue
-            self._cancel(seat)
-            delay = self.rng.uniform(0.1, 0.8) * self.settings.conflict_window
-            rival = Plan(source, plan.card, stack.id, plan.height, self.now - 0.2, CONFLICT)
-            self._schedule(self.now + delay, "land", seat, rival)
+        rivals = [
+            (seat, source)
+            for seat in self.seats
+            if seat is not first and not seat.outstanding
+            for source, card in self._offered(seat)
+            if card == plan.card
+        ]
+        if not rivals:
             return
+        self._owed[CONFLICT] -= 1
+        seat, source = self.rng.choice(rivals)
+        self._cancel(seat)
+        delay = self.rng.uniform(0.1, 0.8) * self.settings.conflict_window
+        rival = Plan(source, plan.card, stack.id, plan.height, self.now - 0.2, CONFLICT)
+        self._schedule(self.now + delay, "land", seat, rival)
 
     def _stop(self, outcome: Outcome) -> None:
-        """Everybody stops: pending actions are dropped; a few bots (``after_stop`` rate) slap one more card."""
+        """Everybody stops: pending actions are dropped; one bot per ``after_stop`` mistake due slaps one more
+        card (never the one who called the stop)."""
         self._outcome = outcome
         t = outcome.t
         self._emit(RoundStopped(t=t, frame=_frame(t), reason=outcome.reason, back=outcome.back))
         self.trace.append(Mark(t, "stop", {"reason": outcome.reason, "back": outcome.back}))
         for seat in self.seats:
             self._cancel(seat)
-        rate = self.settings.mistakes.after_stop
-        for seat in self.seats:
-            if seat.back == outcome.back or seat.outstanding or rate <= 0 or self.rng.random() >= rate:
-                continue
-            offered = self._offered(seat)
-            if not offered:
-                continue
-            source, card = self.rng.choice(offered)
+        late = [
+            seat for seat in self.seats if seat.back != outcome.back and not seat.outstanding and self._offered(seat)
+        ]
+        due = min(self._owed[AFTER_STOP], len(late))
+        self._owed[AFTER_STOP] -= due
+        for seat in self.rng.sample(late, due) if due else ():
+            source, card = self.rng.choice(self._offered(seat))
             tops = self.board.open_tops()
             stack = self.rng.choice(sorted(tops)) if tops and card.number != 1 else None
-            plan = Plan(source, card, stack, self.board.height(stack), t, "after_stop")
+            plan = Plan(source, card, stack, self.board.height(stack), t, AFTER_STOP)
             self._schedule(t + self.rng.uniform(0.25, 0.7), "land", seat, plan)
 
     def _finish(self) -> RoundResult:

@@ -8,6 +8,7 @@ from referee.cli.main import main
 from referee.events import read_events
 from referee.simulator import Round
 from referee.simulator.audit import audit
+from referee.simulator.mistakes import KINDS
 from referee.visitors import ScoreSheetBuilder, replay
 
 
@@ -53,7 +54,32 @@ def test_simulate_takes_the_backs_and_the_rule_settings(tmp_path):
     assert summary["backs"] == ["green-green", "blue-blue"]
     assert summary["settings"]["conflict_resolution"] == "both_taken_back"
     assert summary["settings"]["turn_over"] == 2 and summary["settings"]["advanced_row"] is True
-    assert summary["settings"]["mistakes"]["wrong_colour"] == 0.05
+    assert summary["settings"]["mistakes"]["wrong_colour"] == pytest.approx(0.05 / 6)
+    assert sum(summary["settings"]["mistakes"].values()) == pytest.approx(0.05)
+
+
+@pytest.mark.parametrize(
+    ("args", "rates"),
+    [
+        (["--mistakes", "0.06"], dict.fromkeys(KINDS, 0.01)),
+        (["--mistake-rate", "wrong_colour=0.01"], {**dict.fromkeys(KINDS, 0.0), "wrong_colour": 0.01}),
+        (
+            ["--mistake-rate", "conflict=0.02,after_stop=0.01", "--mistake-rate", "stack_full=0.03"],
+            {**dict.fromkeys(KINDS, 0.0), "conflict": 0.02, "after_stop": 0.01, "stack_full": 0.03},
+        ),
+        (["--mistakes", "0.06", "--mistake-rate", "not_a_one=0"], {**dict.fromkeys(KINDS, 0.01), "not_a_one": 0.0}),
+    ],
+)
+def test_mistakes_split_evenly_and_mistake_rate_sets_one_kind(tmp_path, args, rates):
+    assert main(["simulate", "--players", "2", *args, "--out", str(tmp_path)]) == 0
+    written = json.loads((tmp_path / "summary.json").read_text())["settings"]["mistakes"]
+    assert written == pytest.approx(rates)
+
+
+@pytest.mark.parametrize(("pace", "low", "high"), [("fast", 20, 70), ("normal", 60, 140), ("slow", 100, 240)])
+def test_pace_sets_how_fast_the_bots_play(tmp_path, pace, low, high):
+    assert main(["simulate", "--players", "4", "--seed", "1", "--pace", pace, "--out", str(tmp_path)]) == 0
+    assert low <= json.loads((tmp_path / "summary.json").read_text())["rounds"][0]["duration"] <= high
 
 
 @pytest.mark.parametrize(
@@ -63,7 +89,10 @@ def test_simulate_takes_the_backs_and_the_rule_settings(tmp_path):
         (["--backs", "red-red,red-red"], "same back 'red-red'"),
         (["--backs", "red-red,no-such-back"], "unknown back 'no-such-back'"),
         (["--players", "3", "--backs", "red-red,blue-blue"], "--players 3 but 2 backs"),
-        (["--mistakes", "1.5"], "--mistakes must be a rate between 0 and 1"),
+        (["--mistakes", "1.5"], "--mistakes must be a rate between 0 and 0.5"),
+        (["--mistake-rate", "wrong=0.1"], "unknown mistake kind 'wrong'"),
+        (["--mistake-rate", "conflict=lots"], "'conflict=lots' needs a number"),
+        (["--mistakes", "0.3", "--mistake-rate", "conflict=0.3"], "mistake rates add up to 0.55"),
         (["--rounds", "0"], "--rounds must be at least 1"),
     ],
 )
@@ -88,7 +117,11 @@ def test_simulate_with_mistakes_says_how_many_the_judge_finds(tmp_path, capsys):
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("mistakes injected"))
     summary = json.loads((tmp_path / "summary.json").read_text())
     injected = len(summary["rounds"][0]["mistakes"])
-    assert line == f"mistakes injected: {injected}; the judge, replaying the event logs, finds every one"
+    landings = summary["rounds"][0]["landings"]
+    assert line == (
+        f"mistakes injected: {injected} of {landings} cards landing in the centre ({injected / landings:.1%});"
+        " the judge, replaying the event logs, finds every one"
+    )
 
 
 def test_simulate_help_shows_an_example(capsys):

@@ -177,7 +177,7 @@ def test_a_wrong_card_is_taken_back_to_the_place_it_came_from_after_a_short_dela
 
 
 def test_a_card_slapped_after_ligretto_stop_is_after_stop_and_taken_back():
-    result = round_with(6, seed=1, mistakes=MistakeRates(after_stop=1.0)).play()
+    result = round_with(6, seed=1, mistakes=MistakeRates(after_stop=0.5)).play()
     stop = next(e for e in result.events if isinstance(e, RoundStopped))
     late = [e for e in result.events if isinstance(e, IllegalPlay)]
     assert len(late) == 5  # everybody but the player who called it
@@ -191,7 +191,7 @@ def test_a_card_slapped_after_ligretto_stop_is_after_stop_and_taken_back():
 
 @pytest.mark.parametrize("resolution", list(ConflictResolution))
 def test_two_identical_cards_on_one_stack_at_once_are_a_conflict_resolved_by_the_setting(resolution):
-    result = round_with(6, seed=4, conflict_resolution=resolution, mistakes=MistakeRates(conflict=1.0)).play()
+    result = round_with(6, seed=4, conflict_resolution=resolution, mistakes=MistakeRates(conflict=0.5)).play()
     events = list(result.events)
     conflicts = [(i, e) for i, e in enumerate(events) if isinstance(e, Conflict)]
     assert conflicts
