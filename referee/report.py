@@ -147,8 +147,13 @@ def _plot(heights: Sequence[tuple[float, dict[int, int]]], width: int = 900, hei
             points.append(f"{x:.1f},{height - margin - value * sy:.1f}")
             last = value
         if points:
-            points.append(f"{width - margin:.1f},{height - margin - (last or 0) * sy:.1f}")
+            end_y = height - margin - (last or 0) * sy
+            points.append(f"{width - margin:.1f},{end_y:.1f}")
             colour = palette[k % len(palette)]
+            lines.append(
+                f"<text x='{width - margin + 4}' y='{end_y + 4 - 9 * (k % 2):.1f}' font-size='10' "
+                f"fill='{colour}'>#{sid}</text>"
+            )
             lines.append(
                 f"<polyline fill='none' stroke='{colour}' stroke-width='2' points='{' '.join(points)}'>"
                 f"<title>stack {sid}</title></polyline>"

@@ -1,8 +1,9 @@
 """The session runner (a shell): source -> vision -> table plane -> referee -> sinks, with progress callbacks.
 
     vision = DetectorVision.load(catalogue=None)            # or OracleVision.load("round.frames.jsonl")
-    with open_source("round.mp4") as source:
-        result = Session(vision).run(source, video_out=Path("out/annotated.mp4"), progress=bar.update)
+    with VideoSource("round.mp4") as source:
+        samples = source.sample(session.sample_times(source.info))       # where to find the table plane
+        result = Session(vision).run(source, samples=samples, video_out=writer, progress=bar.update)
     result.events, result.summary(), result.exit_code
 
 The table plane is found first (:meth:`Session.find_geometry`): frames sampled over the video go through the
@@ -19,241 +20,41 @@ cards (4) or without a round end (5) says so, with everything else still written
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from enum import IntEnum
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
 
-from referee.errors import InputFileError, LigrettoError
-from referee.events import Event, IllegalPlay, RoundScored, RoundStopped
+from referee.events import Event, IllegalPlay
+from referee.session_result import Emitted, ExitCode, SessionResult
+from referee.session_vision import DetectorVision, OracleVision, Source, Vision
 from referee.sightings import card_quad
 from referee.tracker import Referee, RefereeSettings
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
-from vision.detections import CardDetections
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
-from vision.oracle import DEFAULT_MIN_VISIBLE, TruthFrame, read_truth_frames
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
+
+__all__ = [
+    "DetectorVision",
+    "Emitted",
+    "ExitCode",
+    "OracleVision",
+    "Session",
+    "SessionResult",
+    "SessionSettings",
+    "Source",
+    "Vision",
+]
 
 Image = np.ndarray
 Progress = Callable[[int], None]
 
 ILLEGAL_SHOWN_S = 3.0
-THUMB_WIDTH = 240
+THUMB_WIDTH = 180
 MAX_THUMBS = 400
-
-
-class ExitCode(IntEnum):
-    """What ``ligretto replay`` returns; also in ``summary.json`` as ``exit_code``."""
-
-    OK = 0
-    BAD_INPUT = 2
-    VIDEO_BROKEN = 3
-    NO_TABLE = 4
-    NO_ROUND_END = 5
-
-
-# ------------------------------------------------------------------------------------------------- vision
-
-
-class Vision(Protocol):
-    """Cards in one frame: detections (image pixels, identities filled) and visible fractions when known."""
-
-    name: str
-
-    def read(self, frame: Frame) -> tuple[CardDetections, np.ndarray | None]: ...
-
-
-class DetectorVision:
-    """The real pipeline: the detector and the recogniser (:class:`vision.detect.pipeline.CardReader`)."""
-
-    name = "detector"
-
-    def __init__(self, reader: Any) -> None:
-        self.reader = reader
-        self.detect_ms = 0.0
-        self.recognise_ms = 0.0
-        self.calls = 0
-
-    @classmethod
-    def load(cls, catalogue: Any = None, model: str | Path | None = None) -> DetectorVision:
-        from vision.detect.pipeline import CardReader
-
-        try:
-            return cls(CardReader.load(model=model, catalogue=catalogue))
-        except FileNotFoundError as exc:
-            raise InputFileError(f"{exc} (or replay a rendered video with --oracle)") from None
-
-    @property
-    def warning(self) -> str | None:
-        return getattr(self.reader, "warning", None)
-
-    def read(self, frame: Frame) -> tuple[CardDetections, np.ndarray | None]:
-        if frame.image is None:
-            return CardDetections.empty(), None
-        reading = self.reader(frame.image)
-        self.detect_ms += reading.detect_ms
-        self.recognise_ms += reading.recognise_ms
-        self.calls += 1
-        return reading.detections, None
-
-
-class OracleVision:
-    """Ground truth in place of the detector: the rendered video's labels (see :mod:`vision.oracle`)."""
-
-    name = "oracle"
-
-    def __init__(self, frames: dict[int, TruthFrame]) -> None:
-        self.frames = frames
-        self.warning: str | None = None
-
-    @classmethod
-    def load(cls, path: str | Path, *, min_visible: float = DEFAULT_MIN_VISIBLE) -> OracleVision:
-        return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)})
-
-    def read(self, frame: Frame) -> tuple[CardDetections, np.ndarray | None]:
-        truth = self.frames.get(frame.index)
-        if truth is None:
-            return CardDetections.empty(), None
-        return truth.detections, truth.visible
-
-    def label_frames(self, stop_at: float | None = None) -> Iterator[Frame]:
-        """The labelled frames without their pictures (a replay that needs no video decoded)."""
-        for index in sorted(self.frames):
-            truth = self.frames[index]
-            if stop_at is not None and truth.t > stop_at + 1e-9:
-                return
-            yield Frame(index, truth.t, None)
-
-
-class Source(Protocol):
-    info: VideoInfo
-    unreadable: int
-    broken: str | None
-
-    def frames(self, *, stop_at: float | None = None) -> Iterator[Frame]: ...
-
-
-# ------------------------------------------------------------------------------------------------ results
-
-
-@dataclass(frozen=True)
-class Emitted:
-    """An event and the moment the referee could say it (the frame being read when it came out)."""
-
-    event: Event
-    said_t: float
-    said_frame: int
-
-
-@dataclass
-class SessionResult:
-    """What a replay decided, and how it went."""
-
-    info: VideoInfo
-    vision: str
-    geometry: TableGeometry | None
-    emitted: list[Emitted] = field(default_factory=list)
-    frames_read: int = 0
-    frames_seen: int = 0
-    unreadable: int = 0
-    broken: str | None = None
-    wall_s: float = 0.0
-    last_t: float = 0.0
-    warnings: list[str] = field(default_factory=list)
-    stacks: list[dict[str, Any]] = field(default_factory=list)
-    thumbs: dict[int, bytes] = field(default_factory=dict)
-    """Index in :attr:`emitted` -> a JPEG of the frame around the event."""
-    heights: list[tuple[float, dict[int, int]]] = field(default_factory=list)
-    """(t, {stack: height}) whenever a stack changed, for the report's plot."""
-    timings: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def events(self) -> list[Event]:
-        return [e.event for e in self.emitted]
-
-    @property
-    def scored(self) -> RoundScored | None:
-        return next((e for e in reversed(self.events) if isinstance(e, RoundScored)), None)
-
-    @property
-    def stopped(self) -> RoundStopped | None:
-        return next((e for e in self.events if isinstance(e, RoundStopped)), None)
-
-    @property
-    def exit_code(self) -> ExitCode:
-        if self.broken is not None:
-            return ExitCode.VIDEO_BROKEN
-        if self.geometry is None:
-            return ExitCode.NO_TABLE
-        if self.scored is None:
-            return ExitCode.NO_ROUND_END
-        return ExitCode.OK
-
-    @property
-    def message(self) -> str:
-        """One line for the user: what happened."""
-        code = self.exit_code
-        if code is ExitCode.VIDEO_BROKEN:
-            return f"{self.broken}; what was decided up to {self.last_t:.1f} s is written out"
-        if code is ExitCode.NO_TABLE:
-            return "no cards found anywhere in the video: is the camera looking at a Ligretto table?"
-        if code is ExitCode.NO_ROUND_END:
-            if self.stopped is None:
-                return (
-                    f"the video ends during play at {self.last_t:.1f} s (no stop, no gathered centre): "
-                    "the stacks so far are written out, no scores (use --stop-at SECONDS to stop the round)"
-                )
-            return "the round stopped but its spreads were never counted: no scores"
-        scored = self.scored
-        assert scored is not None
-        return "round scored: " + ", ".join(f"{b} {s:+d}" for b, s in scored.scores.items())
-
-    @property
-    def speed(self) -> float:
-        """Video seconds replayed per wall-clock second."""
-        return self.last_t / self.wall_s if self.wall_s > 0 else 0.0
-
-    def summary(self) -> dict[str, Any]:
-        scored = self.scored
-        counts: dict[str, Any] = {}
-        if scored is not None:
-            counts = {"centre": scored.centre, "leftover": scored.leftover}
-        by_type: dict[str, int] = {}
-        for event in self.events:
-            by_type[event.type] = by_type.get(event.type, 0) + 1
-        return {
-            "status": self.exit_code.name.lower(),
-            "exit_code": int(self.exit_code),
-            "message": self.message,
-            "vision": self.vision,
-            "video": {
-                "width": self.info.width,
-                "height": self.info.height,
-                "fps": round(self.info.fps, 3),
-                "frames_declared": self.info.frames,
-                "frames_read": self.frames_read,
-                "frames_seen": self.frames_seen,
-                "unreadable_frames": self.unreadable,
-                "broken": self.broken,
-                "replayed_s": round(self.last_t, 3),
-            },
-            "geometry": self.geometry.to_json() if self.geometry is not None else None,
-            "stacks": self.stacks,
-            "counts": counts,
-            "scores": scored.scores if scored is not None else {},
-            "events": by_type,
-            "warnings": self.warnings,
-            "replay": {
-                "wall_s": round(self.wall_s, 3),
-                "speed_x_realtime": round(self.speed, 3),
-                **{k: round(v, 3) for k, v in self.timings.items()},
-            },
-        }
 
 
 # ------------------------------------------------------------------------------------------------ session
@@ -344,6 +145,8 @@ class Session:
         result.unreadable += source.unreadable
         result.broken = source.broken
         result.wall_s = time.perf_counter() - start
+        spent = sum(result.timings.get(k, 0.0) for k in ("geometry_s", "vision_s", "referee_s", "sinks_s"))
+        result.timings["decode_and_rest_s"] = max(0.0, result.wall_s - spent)
         return result
 
 
@@ -500,9 +303,3 @@ class _Loop:
                 }
             )
         return out
-
-
-def check_readable(result: SessionResult) -> None:
-    """Raises for a source that gave not a single readable frame (nothing to replay at all)."""
-    if result.frames_read and result.unreadable >= result.frames_read:
-        raise LigrettoError("not a single frame of the video could be decoded")
