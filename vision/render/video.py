@@ -178,25 +178,25 @@ def render_round(
     """Films ``result`` into ``out`` (an ``.mp4``) with its events, frames and trace beside it."""
     p = plan(result, settings)
     paths = companion_paths(out)
+    start = time.perf_counter()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputFileError(f"cannot create folder {out.parent}: {exc.strerror or exc}") from None
-    with paths["events"].open("w", encoding="utf-8") as handle:
-        write_events(p.events, handle)
-    with paths["trace"].open("w", encoding="utf-8") as handle:
-        for record in p.trace:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-    start = time.perf_counter()
-    with (
-        Mp4Writer(out, settings.size, settings.fps, settings.crf) as writer,
-        paths["frames"].open("w", encoding="utf-8") as labels,
-    ):
-        for frame in rendered_frames(p):
-            writer.write(frame.image)
-            labels.write(json.dumps(frame.to_json(settings.fps), separators=(",", ":")) + "\n")
-            if progress is not None:
-                progress(1)
+        with paths["events"].open("w", encoding="utf-8") as handle:
+            write_events(p.events, handle)
+        with paths["trace"].open("w", encoding="utf-8") as handle:
+            for record in p.trace:
+                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        with (
+            Mp4Writer(out, settings.size, settings.fps, settings.crf) as writer,
+            paths["frames"].open("w", encoding="utf-8") as labels,
+        ):
+            for frame in rendered_frames(p):
+                writer.write(frame.image)
+                labels.write(json.dumps(frame.to_json(settings.fps), separators=(",", ":")) + "\n")
+                if progress is not None:
+                    progress(1)
+    except OSError as exc:  # a folder that is a file, no permission, a full disk: one clear line
+        raise InputFileError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     wall = time.perf_counter() - start
     return VideoSummary(out, p.frames, p.frames / settings.fps, wall, out.stat().st_size)
 

@@ -152,3 +152,12 @@ def test_the_benchmark_prints_frames_per_second_and_cpu_time(capsys: pytest.Capt
     figures = json.loads(capsys.readouterr().out)
     assert figures["frames"] == 12 and figures["frames_per_s"] > 0
     assert figures["render_cpu_ms_per_frame"] > 0 and figures["encode_cpu_ms_per_frame"] > 0
+
+
+def test_an_output_folder_that_is_a_file_gives_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    args = ["synth", "video", "--players", "2", "--size", "160x96", "--duration-limit", "0.2", "--quiet"]
+    assert main([*args, "--out", str(blocker / "clip.mp4")]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "cannot write" in err and len(err.splitlines()) == 1
