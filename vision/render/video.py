@@ -14,9 +14,10 @@ Frames are rendered in chunks by worker processes (each keeps its own background
 encoded in order by the main process.
 
 >>> from referee.simulator import Round
+>>> from vision.render.art import FlatArt
 >>> result = Round(("red-red", "blue-blue"), seed=3).play()
 >>> settings = VideoSettings(size=(160, 96), duration_limit=0.2, workers=1)
->>> frames = list(film(result, settings, art=__import__("vision.render.art").render.art.FlatArt()))
+>>> frames = list(film(result, settings, art=FlatArt()))
 >>> len(frames), frames[0].image.shape
 (6, (96, 160, 3))
 """
