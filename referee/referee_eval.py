@@ -56,6 +56,8 @@ class RoundMetrics:
     latencies: tuple[float, ...] = ()
     players: int = 0
     players_exact: int = 0
+    centre_exact: int = 0
+    """Players whose centre count alone is exact (the leftovers aside)."""
     scored: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -82,6 +84,7 @@ class RoundMetrics:
             "scored": int(self.scored),
             "players": self.players,
             "players_exact": self.players_exact,
+            "players_centre_exact": self.centre_exact,
         }
 
 
@@ -132,7 +135,7 @@ def score_round(
     true_conflicts = [e for e in truth if isinstance(e, Conflict)]
     said_conflicts = [e for e in events if isinstance(e, Conflict)]
     conflict_pairs = _pairs(true_conflicts, said_conflicts, 2 * window)
-    players, exact, scored = _end_of_round(truth, events)
+    players, exact, centre_exact, scored = _end_of_round(truth, events)
     return RoundMetrics(
         plays=plays,
         illegal=Tally(len(true_illegal), len(said_illegal), len(pairs)),
@@ -140,26 +143,24 @@ def score_round(
         latencies=latencies,
         players=players,
         players_exact=exact,
+        centre_exact=centre_exact,
         scored=scored,
         extra=dict(extra or {}),
     )
 
 
-def _end_of_round(truth: Sequence[Event], said: Sequence[Event]) -> tuple[int, int, bool]:
+def _end_of_round(truth: Sequence[Event], said: Sequence[Event]) -> tuple[int, int, int, bool]:
+    """Players, players with centre count and score exact, players with the centre count exact, scored."""
     true_score = next((e for e in reversed(truth) if isinstance(e, RoundScored)), None)
     said_score = next((e for e in reversed(said) if isinstance(e, RoundScored)), None)
     if true_score is None:
-        return 0, 0, said_score is not None
+        return 0, 0, 0, said_score is not None
     backs = list(true_score.scores)
     if said_score is None:
-        return len(backs), 0, False
-    exact = sum(
-        1
-        for b in backs
-        if said_score.centre.get(b, 0) == true_score.centre.get(b, 0)
-        and said_score.scores.get(b) == true_score.scores.get(b)
-    )
-    return len(backs), exact, True
+        return len(backs), 0, 0, False
+    centre = [b for b in backs if said_score.centre.get(b, 0) == true_score.centre.get(b, 0)]
+    exact = sum(1 for b in centre if said_score.scores.get(b) == true_score.scores.get(b))
+    return len(backs), exact, len(centre), True
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,10 @@ class Totals:
     def players(self) -> tuple[int, int]:
         return sum(r.players_exact for r in self.rounds), sum(r.players for r in self.rounds)
 
+    @property
+    def centre_exact(self) -> int:
+        return sum(r.centre_exact for r in self.rounds)
+
     def lines(self) -> list[str]:
         plays, illegal, conflicts = self.plays, self.illegal, self.conflicts
         lat = self.latencies
@@ -211,5 +216,6 @@ class Totals:
             f"conflicts:        recall {conflicts.recall:7.2%}  precision {conflicts.precision:7.2%}  "
             f"({conflicts.right} of {conflicts.truth}, {conflicts.said} said)",
             f"end of round:     {exact}/{players} players exact ({exact / players if players else 0:.1%}); "
+            f"centre counts alone {self.centre_exact}/{players}; "
             f"{sum(r.scored for r in self.rounds)}/{len(self.rounds)} rounds scored",
         ]

@@ -1,0 +1,75 @@
+"""How eval-referee scores a referee's log against the truth: plays, illegal plays, conflicts, end of round."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.cards import Card
+from referee.events import CardPlayed, Conflict, IllegalPlay, RoundScored, StackStarted
+from referee.referee_eval import Totals, score_round
+
+TRUTH = [
+    StackStarted(t=1.0, stack=1, card=Card.parse("r1")),
+    CardPlayed(t=2.0, stack=1, card=Card.parse("r2")),
+    StackStarted(t=3.0, stack=2, card=Card.parse("b1")),
+    IllegalPlay(t=4.0, stack=1, card=Card.parse("r5"), reason="wrong_number"),
+    Conflict(t=5.0, stack=2, card=Card.parse("b2")),
+    RoundScored(t=9.0, centre={"a": 2, "b": 1}, leftover={"a": 1, "b": 0}, scores={"a": 0, "b": 1}),
+]
+RIGHT_PLAYS = [
+    (StackStarted(t=1.1, stack=5, card=Card.parse("r1")), 1.3),
+    (CardPlayed(t=2.1, stack=5, card=Card.parse("r2")), 2.3),
+    (StackStarted(t=3.0, stack=6, card=Card.parse("b1")), 3.2),
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "recall", "precision"),
+    [
+        (RIGHT_PLAYS, 1.0, 1.0),
+        (RIGHT_PLAYS[:2], 2 / 3, 1.0),  # a stack never seen
+        ([*RIGHT_PLAYS[:1], (CardPlayed(t=2.7, stack=5, card=Card.parse("r2")), 2.8), RIGHT_PLAYS[2]], 2 / 3, 2 / 3),
+        ([*RIGHT_PLAYS[:1], (CardPlayed(t=2.0, stack=6, card=Card.parse("r2")), 2.1), RIGHT_PLAYS[2]], 2 / 3, 2 / 3),
+        ([*RIGHT_PLAYS, (CardPlayed(t=2.0, stack=5, card=Card.parse("r3")), 2.1)], 1.0, 3 / 4),  # a misread
+    ],
+    ids=["all right", "missed stack", "too late", "wrong stack", "invented play"],
+)
+def test_a_play_counts_when_card_stack_and_time_are_right(said, recall, precision):
+    metrics = score_round(TRUTH, said)
+    assert (metrics.plays.recall, metrics.plays.precision) == pytest.approx((recall, precision))
+
+
+@pytest.mark.parametrize(("first_seen", "said_at", "right", "latency"), [(4.05, 4.3, 1, 0.3), (4.7, 4.9, 0, None)])
+def test_an_illegal_play_is_matched_by_card_and_time_and_timed_by_when_it_was_said(first_seen, said_at, right, latency):
+    said = [(IllegalPlay(t=first_seen, stack=5, card=Card.parse("r5"), reason="wrong_number"), said_at)]
+    metrics = score_round(TRUTH, said)
+    assert metrics.illegal.right == right
+    assert list(metrics.latencies) == ([] if latency is None else [pytest.approx(latency)])
+
+
+@pytest.mark.parametrize(
+    ("centre", "scores", "exact", "centre_exact"),
+    [
+        ({"a": 2, "b": 1}, {"a": 0, "b": 1}, 2, 2),
+        ({"a": 2, "b": 1}, {"a": 2, "b": 1}, 1, 2),  # leftovers miscounted: the centre is still right
+        ({"a": 3, "b": 1}, {"a": 1, "b": 1}, 1, 1),
+    ],
+)
+def test_end_of_round_is_exact_per_player(centre, scores, exact, centre_exact):
+    said = [(RoundScored(t=10.0, centre=centre, leftover={}, scores=scores), 10.0)]
+    metrics = score_round(TRUTH, said)
+    assert (metrics.players, metrics.players_exact, metrics.centre_exact, metrics.scored) == (
+        2,
+        exact,
+        centre_exact,
+        True,
+    )
+
+
+def test_conflicts_and_totals_add_up_over_rounds():
+    said = [*RIGHT_PLAYS, (Conflict(t=5.3, stack=6, card=Card.parse("b2")), 5.4)]
+    one = score_round(TRUTH, said)
+    assert (one.conflicts.right, one.conflicts.truth) == (1, 1)
+    totals = Totals([one, score_round(TRUTH, [])])
+    assert (totals.plays.right, totals.plays.truth) == (3, 6)
+    assert totals.players == (0, 4) and any("end of round" in line for line in totals.lines())
