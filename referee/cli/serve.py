@@ -96,7 +96,10 @@ def settings_from(args: argparse.Namespace) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
     import uvicorn
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our one-line messages say what failed
 
     from referee.service.main import create_app
     from referee.service.settings import Settings
@@ -120,7 +123,9 @@ def _check_before_serving(settings: object) -> None:
 
     assert isinstance(settings, Settings)
     Store(settings.db).close()
-    FeedSpec(settings.source, oracle=settings.oracle).check()
+    spec = FeedSpec(settings.source, oracle=settings.oracle)
+    spec.check()
+    spec.load_vision()  # the detector's model file, or the oracle's labels
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -46,6 +46,8 @@ class FeedSpec:
         if self.is_file:
             with VideoSource(self.source):
                 pass
+        else:
+            self.open().close()  # a camera that is not there, or a stream that does not answer
         if self.oracle and not truth_frames_path(self.source).is_file():
             raise InputFileError(f"--oracle needs the ground-truth frames {truth_frames_path(self.source)}")
 
