@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from referee.centre import Stack
@@ -31,9 +31,22 @@ from referee.errors import ScoringError
 from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
-from referee.sightings import FrameSightings, Point, Sighting
+from referee.sightings import FrameSightings, Sighting
 
 UNKNOWN_BACK = "?"
+
+Sorter = Callable[[Sighting, FrameSightings], "tuple[str, str | None] | None"]
+"""Says where a card seen after the round belongs: ``("centre", None)`` (the centre spread), ``("leftover",
+owner)`` (a leftover spread, its owner's back when the place tells it, e.g. a face-up leftover in front of a
+seat) or None (anything else: a row, a hand stack). Injected, since only the table geometry knows the seats."""
+
+
+def sort_by_zone(sighting: Sighting, frame: FrameSightings) -> tuple[str, str | None] | None:
+    """The default sorter: backs inside the centre zone are the centre spread, backs outside are leftovers
+    (without seats, a face-up leftover has no known owner and is not counted)."""
+    if sighting.kind != "back":
+        return None
+    return ("centre", None) if frame.in_zone(sighting) else ("leftover", None)
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,10 @@ class _Spot:
 class SpreadCounter:
     """Follows face-down cards across frames and counts them by back (see the module docstring)."""
 
-    def __init__(self, *, match_mm: float = 14.0, window: int = 30, min_ratio: float = 0.5) -> None:
+    def __init__(
+        self, sorter: Sorter | None = None, *, match_mm: float = 8.0, window: int = 30, min_ratio: float = 0.5
+    ) -> None:
+        self.sorter = sorter or sort_by_zone
         self.match_mm = match_mm
         self.window = window
         self.min_ratio = min_ratio
@@ -83,21 +99,22 @@ class SpreadCounter:
         self._frames: deque[int] = deque(maxlen=window)
         self._index = 0
 
-    def add(self, frame: FrameSightings, zone: tuple[Point, ...] | None = None) -> None:
-        """Takes one frame's backs; ``zone`` (else the frame's own) separates centre from leftovers."""
+    def add(self, frame: FrameSightings) -> None:
+        """Takes one frame's cards; the sorter says which belong to which spread."""
         self._index += 1
         self._frames.append(self._index)
-        area = zone if zone is not None else frame.zone
         taken: set[int] = set()
-        for sighting in sorted(frame.backs, key=lambda s: -s.confidence):
+        for sighting in sorted(frame.sightings, key=lambda s: -s.confidence):
+            place = self.sorter(sighting, frame)
+            if place is None:
+                continue
             spot = self._match(sighting, taken)
             if spot is None:
                 x, y = sighting.centre
-                inside = FrameSightings(frame.t, frame.frame, zone=area).in_zone(sighting)
-                spot = _Spot(x, y, inside, self._index)
+                spot = _Spot(x, y, place[0] == "centre", self._index)
                 self._spots.append(spot)
             taken.add(id(spot))
-            key = sighting.back or UNKNOWN_BACK
+            key = place[1] or sighting.back or UNKNOWN_BACK
             spot.votes[key] = spot.votes.get(key, 0.0) + sighting.identity_confidence
             spot.hits.append(self._index)
             while spot.hits and spot.hits[0] <= self._index - self.window:

@@ -15,6 +15,8 @@ True
 (Card.parse('r5'),)
 >>> hidden_plays(r4, Card.parse("y6"), hidden_s=9.0) is None
 True
+>>> hidden_plays(None, Card.parse("y2"), hidden_s=0.0, glimpsed=[Card.parse("y1")])  # a new stack, y1 glimpsed
+(Card.parse('y1'),)
 """
 
 from __future__ import annotations
@@ -42,16 +44,19 @@ def hidden_plays(
     available: Callable[[Card], bool] | None = None,
     settings: InferenceSettings = InferenceSettings(),
 ) -> tuple[Card, ...] | None:
-    """The cards that landed between ``top`` and ``card`` unseen or only glimpsed, or None if no legal story
-    explains ``card`` on ``top``. ``available(c)`` says whether one more copy of ``c`` may be in the centre."""
-    if top is None or card.colour != top.colour or card.number <= top.number + 1:
+    """The cards that landed between ``top`` (None: an empty spot) and ``card`` unseen or only glimpsed, or
+    None if no legal story explains ``card`` on ``top``. ``available(c)`` says whether one more copy of ``c``
+    may be in the centre. On an empty spot every card below must have been glimpsed: time alone proves
+    nothing where no stack was seen."""
+    start = 0 if top is None else top.number
+    if (top is not None and card.colour != top.colour) or card.number <= start + 1:
         return None
-    between = tuple(Card(top.colour, n) for n in range(top.number + 1, card.number))
+    between = tuple(Card(card.colour, n) for n in range(start + 1, card.number))
     if len(between) > settings.max_hidden_plays:
         return None
     seen = set(glimpsed)
     unseen = [c for c in between if c not in seen]
-    if len(unseen) * settings.seconds_per_hidden_play > hidden_s:
+    if (top is None and unseen) or len(unseen) * settings.seconds_per_hidden_play > hidden_s:
         return None
     if available is not None and not all(available(c) for c in between):
         return None

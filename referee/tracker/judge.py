@@ -20,11 +20,14 @@ each pile now holds (:meth:`Judge.holding`) so the tracker compares the next fra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 
 from referee.cards import Card
-from referee.centre import Centre, Landing
-from referee.events import CardPlayed, Event, StackStarted
+from referee.centre import Action, Centre, Landing, Removal, Stop, TakeBack
+from referee.centre import Together as Simultaneous
+from referee.events import CardPlayed, Event, RoundStopped, StackStarted
 from referee.rules import RuleSettings
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
@@ -56,13 +59,22 @@ class Judge:
         self.players = players
         self.inference = inference or InferenceSettings()
         self.together_s = together_s
+        self.stop_t: float | None = None
         self.inferred: dict[int, int] = {}
         """Plays inferred unseen, per stack id: where a count is least certain."""
         self._books: dict[int, _PileBook] = {}
 
+    def stop(self, reason: str, *, t: float, frame: int, back: str | None = None) -> RoundStopped:
+        """The round stops at ``t``. A card first seen down before ``t`` but confirmed after it still counts."""
+        self.stop_t = t
+        return self.centre.stop(reason, back=back, t=t, frame=frame)
+
     def rule(self, change: Change) -> list[Event]:
         """The events one change causes (maybe none)."""
         book = self._books.setdefault(change.pile, _PileBook())
+        if isinstance(change, Landed | Together) and self._before_the_stop(change):
+            with self._rewound():
+                return self._landed(book, change) if isinstance(change, Landed) else self._together(book, change)
         if isinstance(change, Landed):
             return self._landed(book, change)
         if isinstance(change, Together):
@@ -76,6 +88,41 @@ class Judge:
         each with the legal height it lies on."""
         book = self._books.get(pile, _PileBook())
         return self._top(book), (*book.departing, *book.loose)
+
+    def _before_the_stop(self, change: Landed | Together) -> bool:
+        """Seen down before the stop, or hidden since before it: the benefit of the doubt goes to the player."""
+        if not self.centre.stopped or self.stop_t is None:
+            return False
+        since = change.hidden_from if isinstance(change, Landed) and change.hidden_from is not None else change.t
+        return min(since, change.t) < self.stop_t
+
+    @contextmanager
+    def _rewound(self) -> Iterator[None]:
+        """Undoes the board back to before the stop, then plays the undone actions again (silently): the vote
+        on a card that came down just before "Ligretto stop" may end just after it."""
+        undone: list[Action] = []
+        while self.centre.move_stack:
+            undone.append(self.centre.pop())
+            if isinstance(undone[-1], Stop):
+                break
+        try:
+            yield
+        finally:
+            for action in reversed(undone):
+                self._replay(action)
+
+    def _replay(self, action: Action) -> None:
+        centre = self.centre
+        if isinstance(action, Landing):
+            centre.push(action)
+        elif isinstance(action, Simultaneous):
+            centre.push_together(action.landings)
+        elif isinstance(action, TakeBack):
+            centre.take_back(action.card, stack=action.stack, back=action.back, t=action.t, frame=action.frame)
+        elif isinstance(action, Removal):
+            centre.remove(action.stack, t=action.t, frame=action.frame)
+        else:
+            centre.stop(action.reason, back=action.back, t=action.t, frame=action.frame)
 
     def _top(self, book: _PileBook) -> Card | None:
         return None if book.stack is None else self.centre.stack(book.stack).top
@@ -95,6 +142,7 @@ class Judge:
             return self._late_conflict(book, landing)
         book.departing.clear()
         events: list[Event] = self._hidden_before(book, change)
+        landing = replace(landing, stack=book.stack)
         height = self._height(book)
         play = self.centre.push(landing)
         events.extend(play.events)
@@ -106,12 +154,11 @@ class Judge:
         return events
 
     def _hidden_before(self, book: _PileBook, change: Landed) -> list[Event]:
-        """Plays nobody saw that explain the new top, pushed before it (with its time: when it was learnt)."""
-        if book.stack is None or self.centre.stopped:
+        """Plays nobody saw that explain the new top, pushed before it (with its time: when it was learnt).
+        A new pile showing y2 where y1 was glimpsed under the hand that slapped y2 is a stack y1 started."""
+        if self.centre.stopped or self.centre.ruling(change.card, book.stack).legal:
             return []
-        top = self.centre.stack(book.stack).top
-        if self.centre.ruling(change.card, book.stack).legal:
-            return []
+        top = None if book.stack is None else self.centre.stack(book.stack).top
         cards = hidden_plays(
             top,
             change.card,
@@ -122,10 +169,13 @@ class Judge:
         )
         if cards is None:
             return []
-        self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(cards)
         events: list[Event] = []
         for card in cards:
-            events.extend(self.centre.push(Landing(card, book.stack, t=change.t, frame=change.frame)).events)
+            play = self.centre.push(Landing(card, book.stack, t=change.t, frame=change.frame))
+            book.stack = play.stack
+            events.extend(play.events)
+        if book.stack is not None:
+            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(cards)
         return events
 
     def _available(self, card: Card) -> bool:

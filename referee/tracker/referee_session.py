@@ -30,7 +30,7 @@ from referee.centre import Centre
 from referee.events import Event, RoundScored
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
-from referee.tracker.counting import CountWarning, SpreadCount, SpreadCounter, score_count
+from referee.tracker.counting import CountWarning, Sorter, SpreadCount, SpreadCounter, score_count
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.stacks import StackTracker, TrackerSettings
@@ -60,6 +60,8 @@ class RefereeSettings:
     gather_s: float = 1.5
     gather_min_backs: int = 2
     settle_s: float = 3.0
+    sorter: Sorter | None = None
+    """Where cards seen after the round belong (see :data:`referee.tracker.counting.Sorter`); None: by zone."""
 
 
 class Referee:
@@ -79,7 +81,7 @@ class Referee:
         self.judge = Judge(
             Centre(self.settings.rules), players=len(self.backs) or None, inference=self.settings.inference
         )
-        self.counter = SpreadCounter()
+        self.counter = SpreadCounter(self.settings.sorter)
         self.phase = Phase.PLAY
         self.events: list[Event] = []
         self.warnings: tuple[CountWarning, ...] = ()
@@ -121,7 +123,7 @@ class Referee:
             return []
         self.phase = Phase.STOPPED if self.phase is Phase.PLAY else self.phase
         when = self._t if t is None else t
-        return self._emit([self.centre.stop(reason, t=when, frame=self._frame if frame is None else frame)])
+        return self._emit([self.judge.stop(reason, t=when, frame=self._frame if frame is None else frame)])
 
     def finish(self) -> list[Event]:
         """The source has ended: scores what the spreads showed, if the round got that far."""
@@ -145,7 +147,8 @@ class Referee:
             return True  # every stack timed out of view
         if any(self.tracker.unseen_for(p.id) < self.settings.gather_s for p in open_piles):
             return False
-        backs = sum(1 for s in frame.backs if frame.in_zone(s))
+        sort = self.counter.sorter
+        backs = sum(1 for s in frame.backs if (sort(s, frame) or ("", None))[0] == "centre")
         return backs >= self.settings.gather_min_backs
 
     def _gather(self) -> list[Event]:
@@ -157,7 +160,7 @@ class Referee:
             events.extend(self.judge.rule(vanished))
         if not self.centre.stopped:
             t, frame = max((e.t, e.frame) for e in events) if events else last_seen
-            events.append(self.centre.stop("gathered", t=t, frame=frame))
+            events.append(self.judge.stop("gathered", t=t, frame=frame))
         self.phase = Phase.COUNTING
         self._count_since = self._t
         return events

@@ -28,9 +28,8 @@ The whole frame loop, as in norfair::
 
 >>> tracker = StackTracker()
 >>> changes = [c for i in range(8) for c in tracker.update(seen(i, ("r1", (0, 0))))]
->>> changes
-[Landed(pile=1, card=Card.parse('r1'), t=0.0, frame=0, placement=Placement(x=0.0, y=0.0, angle=0.0), \
-hidden_s=0.0, glimpsed=())]
+>>> [(type(c).__name__, c.pile, str(c.card), c.frame) for c in changes]   # first seen at frame 0
+[('Landed', 1, 'r1', 0)]
 """
 
 from __future__ import annotations
@@ -62,6 +61,9 @@ class Landed:
     placement: Placement | None = None
     hidden_s: float = 0.0
     glimpsed: tuple[Card, ...] = ()
+    hidden_from: float | None = None
+    """When the card was first seen as the pile came out of hiding: since when it was hidden (it may have come
+    down any time since)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,9 @@ class TrackerSettings:
     next_bonus_mm: float = 12.0
     reacquire_mm: float = 320.0
     duplicate_mm: float = 10.0
+    pose_mm: float = 7.0
+    pose_deg: float = 8.0
+    reanchor_after_s: float = 0.3
     min_confidence: float = 0.25
     tentative_ttl_s: float = 0.7
     lost_after_s: float = 12.0
@@ -139,7 +144,14 @@ class Pile:
     ballot: Ballot
     cards: list[Card] = field(default_factory=list)
     removable: list[bool] = field(default_factory=list)
+    poses: list[Pose | None] = field(default_factory=list)
     legal_top: Card | None = None
+    frames_seen: int = 0
+    copy_run: _PoseRun | None = None
+    uncover_run: _PoseRun | None = None
+    reanchor: bool = False
+    gap: tuple[float, float] | None = None
+    """The latest stretch of time the pile was out of view (from, to)."""
     last_seen_t: float = 0.0
     missing_since: tuple[float, int] | None = None
     hidden_s: float = 0.0
@@ -173,6 +185,49 @@ class _PairRun:
     last_t: float
     frames: int = 1
     placement: Placement | None = None
+
+
+Pose = tuple[float, float, float]
+
+
+@dataclass
+class _PoseRun:
+    """Readings of one face where the pile does not expect it: a new copy of a card it holds, or an older
+    copy of its top showing again (``element``: its index in the pile)."""
+
+    card: Card
+    element: int
+    first_t: float
+    first_frame: int
+    last_t: float
+    since: int
+    placement: Placement
+    frames: int = 1
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A sighting on a pile and what it shows: ``element`` is the index of the card it shows in the pile, -1
+    for a card the pile does not hold, or for a new ``copy`` of one it holds lying where none of its copies lie."""
+
+    sighting: Sighting
+    element: int
+    copy: bool = False
+
+    @property
+    def card(self) -> Card:
+        assert self.sighting.card is not None
+        return self.sighting.card
+
+
+def pose_of(sighting: Sighting) -> Pose:
+    x, y = sighting.centre
+    return (x, y, sighting.angle)
+
+
+def same_pose(a: Pose, b: Pose, within_mm: float, within_deg: float) -> bool:
+    turn = abs((a[2] - b[2] + 180.0) % 360.0 - 180.0)
+    return math.hypot(a[0] - b[0], a[1] - b[1]) <= within_mm and turn <= within_deg
 
 
 def placement_of(sighting: Sighting) -> Placement:
@@ -258,7 +313,12 @@ class StackTracker:
                 if below == height or (height == len(run) and below > height):
                     cards.append(card)
                     removable.append(True)
-        pile.cards, pile.removable, pile.legal_top = cards, removable, legal_top
+        old = list(zip(pile.cards, pile.poses, strict=True))
+        poses: list[Pose | None] = []
+        for card in cards:
+            match = next((i for i, (c, _) in enumerate(old) if c == card), None)
+            poses.append(None if match is None else old.pop(match)[1])
+        pile.cards, pile.removable, pile.poses, pile.legal_top = cards, removable, poses, legal_top
         if pile.top is not None:
             pile.ballot.restart(keep=pile.top)
 
@@ -324,6 +384,7 @@ class StackTracker:
             if distance < best_distance:
                 best, best_distance = pile, distance
         if best is not None:
+            best.reanchor = True  # pushed while hidden: its cards lie elsewhere now
             best.x, best.y = sighting.centre
         return best
 
@@ -341,21 +402,100 @@ class StackTracker:
 
     def _observe(self, pile: Pile, seen: list[Sighting], frame: FrameSightings) -> list[Change]:
         if pile.missing_since is not None:
-            pile.hidden_s += max(0.0, frame.t - pile.last_seen_t - self._dt)
+            gap = max(0.0, frame.t - pile.last_seen_t - self._dt)
+            pile.hidden_s += gap
+            pile.reanchor = pile.reanchor or gap >= self.settings.reanchor_after_s
+            if gap >= 0.1:  # a hand, not a missed frame or two
+                pile.gap = (pile.last_seen_t, frame.t)
             pile.missing_since = None
         pile.last_seen_t = frame.t
-        news = _new_cards(pile.cards, seen)
-        top = max(news, key=weight_of) if news else max(seen, key=lambda s: _height_in(pile.cards, s.card))
+        pile.frames_seen += 1
+        readings = self._classify(pile, seen)
+        news = [r for r in readings if r.element < 0]
+        top = max(news, key=lambda r: weight_of(r.sighting)) if news else max(readings, key=lambda r: r.element)
+        if top.copy and pile.reanchor and top.card == pile.top:
+            self._reanchor(pile, top)  # the stack was moved while out of view: its top lies elsewhere now
+            top = _Reading(top.sighting, len(pile.cards) - 1)
+            news.remove(next(r for r in news if r.sighting is top.sighting))
+        pile.reanchor = False
         self._follow(pile, seen)
-        assert top.card is not None
-        pile.ballot.cast(frame.t, frame.frame, top.card, weight_of(top), placement_of(top))
-        together = self._note_pair(pile, news, frame)
+        pile.angle = top.sighting.angle
+        pile.ballot.cast(frame.t, frame.frame, top.card, weight_of(top.sighting), placement_of(top.sighting))
+        together = self._note_pair(pile, [r.sighting for r in news], frame)
         if together is not None:
             return [together]
         pair = pile.conflict
         if pair is not None and pair.frames >= 2 and frame.t - pair.last_t <= self.settings.voting.glimpse_gap_s:
             return []  # two new cards are in view together: wait for that vote, not a single card's
-        return self._ruling_on_top(pile)
+        return self._ruling_on_pose(pile, top, frame) or self._ruling_on_top(pile)
+
+    def _classify(self, pile: Pile, seen: list[Sighting]) -> list[_Reading]:
+        """Which card of the pile each sighting shows; a face the pile holds seen where none of its copies
+        lies is a new copy (a repeated or lower number of the same colour, or a second card of a conflict)."""
+        s = self.settings
+        used: set[int] = set()
+        readings = []
+        for sighting in sorted(seen, key=weight_of, reverse=True):
+            held = [i for i, card in enumerate(pile.cards) if card == sighting.card and i not in used]
+            if not held:
+                readings.append(_Reading(sighting, -1))
+                continue
+            pose = pose_of(sighting)
+            fits = [i for i in held if (p := pile.poses[i]) is None or same_pose(p, pose, s.pose_mm, s.pose_deg)]
+            if not fits:
+                readings.append(_Reading(sighting, -1, copy=True))
+                continue
+            element = max(fits)
+            used.add(element)
+            readings.append(_Reading(sighting, element))
+            known = pile.poses[element]
+            if known is not None:
+                pile.poses[element] = _blend(known, pose, 0.3)
+        return readings
+
+    def _reanchor(self, pile: Pile, top: _Reading) -> None:
+        old = pile.poses[-1]
+        if old is None:
+            return
+        new = pose_of(top.sighting)
+        dx, dy = new[0] - old[0], new[1] - old[1]
+        pile.poses = [None if p is None else (p[0] + dx, p[1] + dy, p[2]) for p in pile.poses]
+        pile.poses[-1] = new
+
+    def _ruling_on_pose(self, pile: Pile, top: _Reading, frame: FrameSightings) -> list[Change]:
+        """A new copy of a face the pile holds (it landed), or an older copy of the top showing again (the
+        copy above it was picked up): faces alone cannot tell, places can."""
+        if top.copy:
+            pile.copy_run = self._pose_run(pile.copy_run, pile, top, frame)
+        elif 0 <= top.element < len(pile.cards) - 1 and top.card == pile.top:
+            pile.uncover_run = self._pose_run(pile.uncover_run, pile, top, frame)
+        for run in (pile.copy_run, pile.uncover_run):
+            if run is None or not self._won(pile, run):
+                continue
+            pile.copy_run = pile.uncover_run = None
+            if run is not None and run.element < 0:
+                return [self._land(pile, run.card, run.first_t, run.first_frame, run.placement)]
+            return self._uncover(pile, run.card, run.element, run.last_t)
+        return []
+
+    def _pose_run(self, run: _PoseRun | None, pile: Pile, top: _Reading, frame: FrameSightings) -> _PoseRun:
+        element = top.element if not top.copy else -1
+        if run is None or run.card != top.card or run.element != element:
+            return _PoseRun(
+                top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
+            )
+        if frame.t - run.last_t > self.settings.voting.max_gap_s:
+            return _PoseRun(
+                top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
+            )
+        run.last_t = frame.t
+        run.frames += 1
+        return run
+
+    def _won(self, pile: Pile, run: _PoseRun) -> bool:
+        v = self.settings.voting
+        share = run.frames / max(1, pile.frames_seen - run.since + 1)
+        return run.frames >= v.min_frames and run.last_t - run.first_t >= v.min_span_s and share >= v.min_share
 
     def _follow(self, pile: Pile, seen: list[Sighting]) -> None:
         """Moves the pile's position towards the middle of its visible cards: near the stack's base whatever
@@ -381,6 +521,7 @@ class StackTracker:
         pile.hidden_s = 0.0
         pile.cards.extend(cards)
         pile.removable.extend(True for _ in cards)
+        pile.poses.extend(None for _ in cards)
         pile.ballot.restart(keep=cards[-1])
         return Together(pile.id, cards, run.first_t, run.first_frame, run.placement)
 
@@ -394,15 +535,23 @@ class StackTracker:
         height = _height_in(pile.cards, winner.card)
         if height >= 0:
             return self._uncover(pile, winner.card, height, winner.last_t)
-        glimpsed = tuple(c.card for c in pile.ballot.glimpsed() if c.card not in pile.cards and c.card != winner.card)
-        change = Landed(
-            pile.id, winner.card, winner.first_t, winner.first_frame, winner.placement, pile.hidden_s, glimpsed
+        return [self._land(pile, winner.card, winner.first_t, winner.first_frame, winner.placement)]
+
+    def _land(self, pile: Pile, card: Card, t: float, frame: int, placement: Placement | None) -> Landed:
+        glimpsed = tuple(
+            c.card
+            for c in pile.ballot.glimpsed()
+            if c.card not in pile.cards and c.card != card and c.frames >= 2 and c.weight >= 1.0
         )
-        pile.cards.append(winner.card)
+        hidden_from = pile.gap[0] if pile.gap is not None and 0.0 <= t - pile.gap[1] <= 0.1 else None
+        change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, hidden_from)
+        pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
+        pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))
         pile.hidden_s = 0.0
-        pile.ballot.restart(keep=winner.card)
-        return [change]
+        pile.copy_run = pile.uncover_run = None
+        pile.ballot.restart(keep=card)
+        return change
 
     def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:
         """A new pile whose card lies in a stack close by is that stack's lower card showing, unless it is a 1:
@@ -421,6 +570,8 @@ class StackTracker:
             return []  # a legal card cannot have left the stack: the reading is a misread, ignore it
         removed = tuple(reversed(pile.cards[height + 1 :]))
         pile.cards, pile.removable = pile.cards[: height + 1], pile.removable[: height + 1]
+        pile.poses = pile.poses[: height + 1]
+        pile.copy_run = pile.uncover_run = None
         pile.ballot.restart(keep=card)
         run = pile.ballot.run(card)
         frame = run.first_frame if run is not None else self._frame
@@ -443,6 +594,12 @@ class StackTracker:
 
 
 # ------------------------------------------------------------------------------------------------ helpers
+
+
+def _blend(old: Pose, new: Pose, share: float) -> Pose:
+    """Moves ``old`` towards ``new`` by ``share``, the angle the short way round."""
+    turn = (new[2] - old[2] + 180.0) % 360.0 - 180.0
+    return (old[0] + share * (new[0] - old[0]), old[1] + share * (new[1] - old[1]), old[2] + share * turn)
 
 
 def _is_one(sighting: Sighting) -> bool:

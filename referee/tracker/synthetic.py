@@ -132,13 +132,19 @@ class ScriptedTable:
     def visible(self, t: float) -> list[tuple[PlacedCard, Point]]:
         """The cards a perfect camera sees at ``t``, with where they lie."""
         present = [(p, p.position(t)) for p in self.cards if p.present(t)]
+        hands = [h for h in self.hands if h.t0 <= t < h.t1]
+        size = max(self.cover_mm, self.back_cover_mm)
+        grid: dict[tuple[int, int], list[int]] = {}
+        for i, (_, (x, y)) in enumerate(present):
+            grid.setdefault((int(x // size), int(y // size)), []).append(i)
         seen = []
-        for i, (placed, at) in enumerate(present):
+        for placed, at in present:
             cover = self.cover_mm if placed.face_up else self.back_cover_mm
-            later = (q for q, q_at in present[i + 1 :] if q.down_t > placed.down_t and math.dist(at, q_at) < cover)
-            if next(later, None) is not None:
+            cx, cy = int(at[0] // size), int(at[1] // size)
+            near = (j for dx in (-1, 0, 1) for dy in (-1, 0, 1) for j in grid.get((cx + dx, cy + dy), ()))
+            if any(present[j][0].down_t > placed.down_t and math.dist(at, present[j][1]) < cover for j in near):
                 continue
-            if any(h.t0 <= t < h.t1 and math.dist(at, h.at) <= h.radius for h in self.hands):
+            if any(math.dist(at, h.at) <= h.radius for h in hands):
                 continue
             seen.append((placed, at))
         return seen

@@ -55,6 +55,7 @@ class Candidate:
     streak: float = 0.0
     """Weight of the readings since ``first_t``."""
     placement: Placement | None = None
+    """Where the card lies, by its latest reading (a first reading may be a misread of the card beside it)."""
 
     @property
     def span_s(self) -> float:
@@ -85,6 +86,7 @@ class Ballot:
         run.last_t = t
         run.frames += 1
         run.streak += weight
+        run.placement = placement if placement is not None else run.placement
         run.weight += weight
         self._forget_before(t - self.settings.window_s)
 
