@@ -110,7 +110,7 @@ class Event:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise NotationError(f"not a JSON object ({exc.msg})") from None
+            raise NotationError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
         return Event.from_json(data)
 
 

@@ -80,7 +80,7 @@ def test_blank_lines_are_skipped() -> None:
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
-        ('{"t": 1.0, "type": "card_played", "card": {"colour": "red"', "not a JSON object"),
+        ('{"t": 1.0, "type": "card_played", "card": {"colour": "red"', "not valid JSON"),
         ("[1, 2]", "must be a JSON object"),
         ('{"t": 1.0, "type": "card_flipped"}', "unknown event type 'card_flipped'"),
         ('{"type": "card_played"}', "needs a time t"),

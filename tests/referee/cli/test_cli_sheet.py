@@ -82,7 +82,7 @@ def test_sheet_of_a_log_without_scores(tmp_path: Path, capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"t": 1, "type": "round_scored", "scores": {"a": 3}', "line 3: not a JSON object"),
+        ('{"t": 1, "type": "round_scored", "scores": {"a": 3}', "line 3: not valid JSON (Expecting"),
         ('{"t": 1, "type": "card_dealt"}', "line 3: unknown event type 'card_dealt'"),
         ('{"t": 1, "type": "card_played", "card": {"colour": "red", "number": 0}}', "line 3: card number 0"),
         (

@@ -94,6 +94,7 @@ def test_pace_sets_how_fast_the_bots_play(tmp_path, pace, low, high):
         (["--mistake-rate", "conflict=lots"], "'conflict=lots' needs a number"),
         (["--mistakes", "0.3", "--mistake-rate", "conflict=0.3"], "mistake rates add up to 0.55"),
         (["--rounds", "0"], "--rounds must be at least 1"),
+        (["--catalogue", "absent.json"], "cannot read catalogue absent.json"),
     ],
 )
 def test_simulate_refuses_a_bad_table_with_one_clear_line(tmp_path, capsys, args, message):
