@@ -2,10 +2,10 @@
 
 Rendering every frame from scratch costs a whole scene per frame. Here the table (surface through the
 camera) is drawn once; the cards at rest are composited onto it once and kept as the *background*, with
-its id mask. A card coming to rest is composited on top (it is the newest, so it lies on top: exactly what
-a full render would do); a card lifted off re-renders only the box it (and its shadow) covered, with the
-cards that reach into that box, in their order. Both are exact: any frame equals a full render of its
-state, so a chunk of frames can start anywhere (a worker renders its chunk from a full render).
+its id mask. A card coming to rest or lifted off re-renders only the box it (and its shadow) covers, from
+the table up with the cards that reach into that box, in their order; so does a card deep in a squared pile
+when it stops or starts showing (the deepest ones are skipped). That is exact: any frame equals a full
+render of its state, so a chunk of frames can start anywhere (a worker renders its chunk from a full render).
 
 Per frame: the moving cards and the hands are composited into a copy of the background's box they cover;
 the light (shading, white balance and the drifting exposure) turns the float canvas into 8-bit; the shake
@@ -222,6 +222,7 @@ class FrameRenderer:
         self._applied = 0
         self._state: dict[int, Rest] = {}
         self._placed: dict[int, _Placed] = {}
+        self._hidden: set[int] = set()
         self.background = self.table.copy()
         self.background_ids = np.zeros(self.table.shape[:2], np.uint16)
 
@@ -267,29 +268,40 @@ class FrameRenderer:
         self._state = self.timeline.resting_at(frame, self.fps)
         self._applied = sum(1 for c in self.timeline.changes if frame_of(c.t, self.fps) <= frame)
         self._placed = {card: self._place(card, rest) for card, rest in self._state.items()}
+        self._hidden = self._buried()
         self.background = self.table.copy()
         self.background_ids = np.zeros(self.table.shape[:2], np.uint16)
-        buried = self._buried()
         for card, placed in self._placed.items():
-            if placed.layer is not None and card not in buried:
+            if placed.layer is not None and card not in self._hidden:
                 composite(self.background, self.background_ids, placed.layer, card + 1, placed.shadow)
 
     def _advance(self, frame: int) -> None:
+        """Applies the changes up to ``frame``: every box a card leaves, enters, or stops or starts showing
+        in (a pile grew over it) is drawn again."""
         changes = self.timeline.changes
-        dirty: list[Box] = []
+        dirty: set[Box] = set()
+        start = self._applied
         while self._applied < len(changes) and frame_of(changes[self._applied].t, self.fps) <= frame:
             change = changes[self._applied]
             self._applied += 1
             old = self._placed.pop(change.card, None)
             if old is not None and old.box is not None:
-                dirty.append(old.box)
+                dirty.add(old.box)
             apply_change(self._state, change)
             if change.rest is not None:
                 placed = self._place(change.card, change.rest)
                 self._placed[change.card] = placed
-                if placed.layer is not None:
-                    composite(self.background, self.background_ids, placed.layer, change.card + 1, placed.shadow)
-        for box in dirty:
+                if placed.box is not None:
+                    dirty.add(placed.box)
+        if self._applied == start:
+            return
+        hidden = self._buried()
+        for card in hidden ^ self._hidden:
+            placed_card = self._placed.get(card)
+            if placed_card is not None and placed_card.box is not None:
+                dirty.add(placed_card.box)
+        self._hidden = hidden
+        for box in sorted(dirty):
             self._redraw(box)
 
     def _redraw(self, box: Box) -> None:
@@ -299,11 +311,10 @@ class FrameRenderer:
         ids = self.background_ids[y0:y1, x0:x1]
         canvas[:] = self.table[y0:y1, x0:x1]
         ids[:] = 0
-        buried = self._buried()
         for card, placed in self._placed.items():
-            if card in buried:
+            if card in self._hidden or placed.layer is None or placed.box is None:
                 continue
-            if placed.layer is not None and placed.box is not None and _overlap(placed.box, box):
+            if _overlap(placed.box, box):
                 composite(canvas, ids, _shift(placed.layer, x0, y0), card + 1, placed.shadow)
 
     def _buried(self) -> set[int]:

@@ -11,7 +11,7 @@ import pytest
 
 from referee.cards import Colour
 from referee.simulator import MistakeRates, Round, RoundResult, SimSettings
-from vision.render.art import PrintedArt
+from vision.render.art import FlatArt, PrintedArt
 from vision.render.layers import OCCLUDER_ID
 from vision.render.video import VideoSettings, plan
 from vision.render.video_frames import Frame, FrameRenderer
@@ -140,3 +140,17 @@ def test_the_frame_homography_takes_a_resting_card_to_its_labelled_place(
         point = cv2.perspectiveTransform(np.array([[[pose.x, pose.y]]]), frame.homography)[0, 0]
         centre = np.asarray(label["corners"]).mean(axis=0)
         assert math.dist(point, centre) < 1.0  # a card lies a fraction of a millimetre above the table
+
+
+def test_a_whole_round_rendered_frame_after_frame_matches_fresh_renders_at_every_checkpoint() -> None:
+    """Landings, take-backs, pick-ups, spreads: every cached update stays exact (small, flat art: fast)."""
+    result = Round(("red-red", "blue-blue"), seed=7, settings=SimSettings(mistakes=MistakeRates.uniform(0.03))).play()
+    p = plan(result, VideoSettings(size=(192, 108), seed=3, time_scale=5.0))
+    running = FrameRenderer(p.timeline, p.look, FlatArt(), 30.0)
+    checkpoints = set(range(0, p.frames, 37)) | {p.frames - 1}
+    for index in range(p.frames):
+        frame = running.render(index)
+        if index in checkpoints:
+            fresh = FrameRenderer(p.timeline, p.look, FlatArt(), 30.0).render(index)
+            assert np.array_equal(fresh.image, frame.image), f"frame {index} differs from a fresh render"
+            assert fresh.labels == frame.labels
