@@ -144,6 +144,8 @@ class Session:
         _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
         result.unreadable += source.unreadable
         result.broken = source.broken
+        if result.unreadable:
+            result.warnings.append(f"{result.unreadable} unreadable frames were skipped")
         result.wall_s = time.perf_counter() - start
         spent = sum(result.timings.get(k, 0.0) for k in ("geometry_s", "vision_s", "referee_s", "sinks_s"))
         result.timings["decode_and_rest_s"] = max(0.0, result.wall_s - spent)

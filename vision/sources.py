@@ -92,11 +92,17 @@ class VideoSource:
         self.decoded = 0
 
     def frames(self, *, stop_at: float | None = None) -> Iterator[Frame]:
-        """Every frame in order; ends early (setting :attr:`broken`) when the file breaks off."""
+        """Every frame in order; ends early (setting :attr:`broken`) when the file breaks off.
+
+        Frames are numbered by their timestamps, so a frame the decoder lost (a corrupt packet) leaves a gap:
+        each missing number comes out as an unreadable frame (``image=None``), and every later frame keeps its
+        true number and time.
+        """
         import av
 
         fps = self.info.fps
-        index = 0
+        self._next = 0
+        self._last_packet_t: float | None = None
         errors_in_a_row = 0
         try:
             packets = self._container.demux(self._stream)
@@ -106,32 +112,50 @@ class VideoSource:
                 except StopIteration:
                     break
                 except (av.error.FFmpegError, OSError) as exc:
-                    self.broken = f"the video breaks off after frame {index}: {_reason(exc)}"
+                    self.broken = f"the video breaks off after frame {self._next}: {_reason(exc)}"
                     return
+                if packet.pts is not None and packet.time_base is not None:
+                    self._last_packet_t = float(packet.pts * packet.time_base)
                 try:
                     decoded = packet.decode()
                 except (av.error.FFmpegError, ValueError) as exc:
                     errors_in_a_row += 1
-                    self.unreadable += 1
                     if errors_in_a_row > 30:
-                        self.broken = f"the video breaks off after frame {index}: {_reason(exc)}"
+                        self.broken = f"the video breaks off after frame {self._next}: {_reason(exc)}"
                         return
-                    yield Frame(index, index / fps, None)
-                    index += 1
                     continue
                 for frame in decoded:
                     errors_in_a_row = 0
-                    t = _time_of(frame, index, fps)
+                    t = _time_of(frame, self._next, fps)
                     if stop_at is not None and t > stop_at + 1e-9:
                         return
+                    index = max(self._next, round(t * fps))
+                    yield from self._gap(index)
                     yield Frame(index, t, _bgr(frame))
                     self.decoded += 1
-                    index += 1
+                    self._next = index + 1
+            if stop_at is None and self._reached_the_end():
+                yield from self._gap(self.info.frames or self._next)
         finally:
-            self._finish(index, stop_at)
+            self._finish(stop_at)
 
-    def _finish(self, index: int, stop_at: float | None) -> None:
+    def _gap(self, until: int) -> Iterator[Frame]:
+        """Frames ``_next .. until - 1``, lost by the decoder: unreadable, counted."""
+        for missing in range(self._next, until):
+            self.unreadable += 1
+            yield Frame(missing, missing / self.info.fps, None)
+        self._next = max(self._next, until)
+
+    def _reached_the_end(self) -> bool:
+        """The last packet is (nearly) where the stream says it ends: frames missing there were lost, not cut."""
         expected = self.info.frames
+        if not expected or self._last_packet_t is None:
+            return False
+        return self._last_packet_t >= (expected - 3) / self.info.fps
+
+    def _finish(self, stop_at: float | None) -> None:
+        expected = self.info.frames
+        index = self._next
         if self.broken is None and stop_at is None and expected and index < expected - max(2, expected // 100):
             self.broken = f"the video ends at frame {index} of the {expected} it declares: the file is truncated"
 

@@ -25,9 +25,22 @@ def clips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     shutil.copy(folder / "round.frames.jsonl", folder / "truncated.frames.jsonl")
     empty = film(ScriptedRound(ScriptedTable(fps=30.0), [], 3.0), folder / "empty.mp4")["video"]
     unfinished = film(two_player_round(stop=False), folder / "unfinished.mp4")["video"]
+    corrupt = folder / "corrupt.mp4"
+    damaged = bytearray(data)
+    for k in range(200):  # scattered bad bytes in the middle third: packets the decoder cannot read
+        damaged[len(data) // 3 + (k * 7919) % (len(data) // 3)] ^= 0x5A
+    corrupt.write_bytes(bytes(damaged))
+    shutil.copy(folder / "round.frames.jsonl", folder / "corrupt.frames.jsonl")
     garbage = folder / "garbage.mp4"
     garbage.write_text("this is not a video\n")
-    return {"round": round_clip, "truncated": truncated, "empty": empty, "unfinished": unfinished, "garbage": garbage}
+    return {
+        "round": round_clip,
+        "truncated": truncated,
+        "corrupt": corrupt,
+        "empty": empty,
+        "unfinished": unfinished,
+        "garbage": garbage,
+    }
 
 
 def _replay(video: Path, out: Path, *extra: str) -> int:
@@ -56,6 +69,15 @@ def test_a_replay_writes_events_summary_annotated_video_and_report(clips, tmp_pa
 def test_no_video_skips_the_annotated_video(clips, tmp_path):
     assert _replay(clips["round"], tmp_path, "--no-video") == 0
     assert not (tmp_path / "annotated.mp4").exists() and (tmp_path / "report.html").exists()
+
+
+def test_unreadable_frames_are_skipped_counted_and_the_round_still_scored(clips, tmp_path, capsys):
+    assert _replay(clips["corrupt"], tmp_path, "--no-video") == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["video"]["unreadable_frames"] > 0
+    assert summary["video"]["frames_read"] == 480  # every frame accounted for, read or not
+    assert summary["scores"] == {"blue-blue": 2, "red-red": -1}
+    assert "unreadable frames were skipped" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
