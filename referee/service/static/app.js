@@ -301,7 +301,7 @@ async function loadBacks() {
 async function loadSessions() {
   const sessions = await api("GET", "/api/sessions");
   $("session-list").replaceChildren(...sessions.map((s) => el("li", { dataset: { session: s.id } },
-    el("strong", {}, s.name), el("span", { class: "muted" }, `${new Date(s.created * 1000).toLocaleString()} · ${s.rounds_played} rounds`),
+    el("strong", {}, s.name), el("span", { class: "muted" }, `${new Date(s.created * 1000).toLocaleString()} · ${s.rounds_played} round${s.rounds_played === 1 ? "" : "s"} played`),
     el("a", { href: `/api/sessions/${s.id}/export.csv` }, "CSV"), el("a", { href: `/api/sessions/${s.id}/export.json` }, "JSON"))));
 }
 
