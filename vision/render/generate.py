@@ -170,7 +170,7 @@ def _occluders(
 
     for _ in range(int(rng.choice([0, 0, 0, 0, 1, 1, 2]))):
         # the arm reaches in from a player's seat, so it usually leaves the frame at its other end
-        out.append(random_hand(rng, near(), float(rng.uniform(450, 900)), 0.35 * lens_height))
+        out.append(random_hand(rng, near(), float(rng.uniform(900, 1500)), 0.35 * lens_height))
     if rng.random() < 0.2:
         out.append(random_cup(rng, near()))
     if rng.random() < 0.15:
@@ -209,6 +209,8 @@ def _effects(rng: np.random.Generator) -> Effects:
         defocus_sigma=float(rng.uniform(0.5, 2.0)) if rng.random() < 0.2 else 0.0,
         noise_scale=float(rng.uniform(0.5, 1.5)),
         jpeg_quality=int(rng.integers(35, 90)) if rng.random() < 0.3 else 0,
+        gamma=float(rng.uniform(0.8, 1.2)),
+        saturation=float(rng.uniform(0.75, 1.25)),
     )
 
 

@@ -15,7 +15,7 @@ middle and darker towards their edges.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -67,12 +67,15 @@ class _Raster:
 
     MAX_SIDE = 320
 
-    def __init__(self, outlines_px: list[npt.NDArray[np.float64]], pad: int = 2) -> None:
+    def __init__(self, outlines_px: list[npt.NDArray[np.float64]], canvas: tuple[int, int], pad: int = 2) -> None:
         allpts = np.vstack(outlines_px)
-        self.x0 = math.floor(allpts[:, 0].min()) - pad
-        self.y0 = math.floor(allpts[:, 1].min()) - pad
-        x1 = math.ceil(allpts[:, 0].max()) + pad
-        y1 = math.ceil(allpts[:, 1].max()) + pad
+        # only what can show on the canvas (plus a margin for shadows) is drawn: an arm may reach far beyond
+        margin = 48
+        self.x0 = max(math.floor(allpts[:, 0].min()) - pad, -margin)
+        self.y0 = max(math.floor(allpts[:, 1].min()) - pad, -margin)
+        x1 = min(math.ceil(allpts[:, 0].max()) + pad, canvas[0] + margin)
+        y1 = min(math.ceil(allpts[:, 1].max()) + pad, canvas[1] + margin)
+        self.limit = 8.0 * max(canvas)  # far-off points are pulled in, so fillPoly's integers never overflow
         self.w, self.h = max(1, x1 - self.x0), max(1, y1 - self.y0)
         self.scale = min(1.0, self.MAX_SIDE / max(self.w, self.h))
         self.sw, self.sh = max(1, round(self.w * self.scale)), max(1, round(self.h * self.scale))
@@ -82,7 +85,8 @@ class _Raster:
         shift = 3  # sub-pixel precision for fillPoly
         for outline in outlines_px:
             # one polygon per call: fillPoly leaves holes where polygons of one call overlap
-            pts = np.round((outline - [self.x0, self.y0]) * self.scale * (1 << shift)).astype(np.int32)
+            near = np.clip(outline, -self.limit, self.limit)
+            pts = np.round((near - [self.x0, self.y0]) * self.scale * (1 << shift)).astype(np.int32)
             cv2.fillPoly(mask, [pts], 255, lineType=cv2.LINE_AA, shift=shift)
         return mask.astype(np.float32) / 255.0
 
@@ -155,15 +159,27 @@ class Hand:
             sleeves.append(_capsule((-length - 30, 0), (-bare, 0), 55, 45))
         return [world(p) for p in skin], [world(p) for p in sleeves]
 
+    def in_front_of(self, camera: Camera) -> Hand:
+        """This hand with its arm shortened until its far end lies well in front of the lens."""
+        hand = self
+        for _ in range(8):
+            elbow = np.array([[hand.elbow_mm[0], hand.elbow_mm[1], -hand.height_mm]])
+            if camera.depth(elbow)[0] > 100.0:
+                break
+            e, w = np.asarray(hand.elbow_mm), np.asarray(hand.wrist_mm)
+            shorter = w + (e - w) * 0.7
+            hand = replace(hand, elbow_mm=(float(shorter[0]), float(shorter[1])))
+        return hand
+
     def layer(self, camera: Camera) -> Layer:
-        skin_mm, sleeve_mm = self.outlines_mm()
+        skin_mm, sleeve_mm = self.in_front_of(camera).outlines_mm()
 
         def px(outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
             z = np.full((len(outline), 1), -self.height_mm)
             return camera.project_undistorted(np.hstack([outline, z]))
 
         skin_px, sleeve_px = [px(o) for o in skin_mm], [px(o) for o in sleeve_mm]
-        raster = _Raster(skin_px + sleeve_px)
+        raster = _Raster(skin_px + sleeve_px, camera.size)
         if _too_big(raster, camera):
             return _empty_layer()
         skin_alpha = raster.fill(skin_px)
@@ -191,7 +207,7 @@ class Cup:
         top = camera.project_undistorted(_circle(self.centre_mm, self.radius_mm, -self.height_mm))
         inner = camera.project_undistorted(_circle(self.centre_mm, self.radius_mm - 5, -self.height_mm + 2))
         hull = cv2.convexHull(np.vstack([bottom, top]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
-        raster = _Raster([hull])
+        raster = _Raster([hull], camera.size)
         if _too_big(raster, camera):
             return _empty_layer()
         body_alpha = raster.fill([hull])
@@ -239,7 +255,7 @@ class Phone:
         screen = camera.project_undistorted(
             np.hstack([self.centre_mm + (world - self.centre_mm) * 0.9, np.full((len(world), 1), -8.0)])
         )
-        raster = _Raster([outline])
+        raster = _Raster([outline], camera.size)
         if _too_big(raster, camera):
             return _empty_layer()
         alpha = raster.fill([outline])

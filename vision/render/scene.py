@@ -47,13 +47,15 @@ Ids = npt.NDArray[np.uint16]
 
 @dataclass(frozen=True)
 class Effects:
-    """What the camera does to the picture after the light: blur, noise, compression."""
+    """What the camera does to the picture after the light: tone curve, colour, blur, noise, compression."""
 
     motion_blur_px: float = 0.0
     motion_angle_deg: float = 0.0
     defocus_sigma: float = 0.0
     noise_scale: float = 1.0
     jpeg_quality: int = 0  # 0: no compression artefacts
+    gamma: float = 1.0  # the camera's tone curve (< 1 brighter mid-tones)
+    saturation: float = 1.0  # the camera's colour processing (1: as lit)
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,18 @@ def _grain(shape: tuple[int, ...], rng: np.random.Generator) -> Float:
     return window[:, :, rng.permutation(3)] if rng.random() < 0.5 else window[::-1, ::-1]
 
 
+def _tone(image: Float, effects: Effects) -> Float:
+    """The camera's tone curve and colour processing (each camera renders the same scene its own way)."""
+    if effects.saturation != 1.0:
+        grey = image.mean(axis=2, keepdims=True)
+        image = grey + (image - grey) * np.float32(effects.saturation)
+    if effects.gamma != 1.0:
+        image = 255.0 * np.power(np.clip(image, 0, 255) / np.float32(255.0), np.float32(effects.gamma))
+    return np.asarray(image, np.float32)
+
+
 def _apply_effects(image: Float, effects: Effects, light: Light, rng: np.random.Generator) -> Image:
+    image = _tone(image, effects)
     if effects.motion_blur_px >= 1.5:
         n = math.ceil(effects.motion_blur_px) | 1
         kernel = np.zeros((n, n), np.float32)
