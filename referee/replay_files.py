@@ -40,6 +40,7 @@ class ReplayOptions:
     truth: Path | None = None
     min_visible: float = DEFAULT_MIN_VISIBLE
     stride: int = 1
+    skip_still: bool = False
     video: bool = True
     report: bool = True
     annotated_scale: float = 0.5
@@ -74,7 +75,11 @@ def replay_video(
     except OSError as exc:
         raise InputFileError(f"cannot create folder {out}: {exc.strerror or exc}") from None
     settings = SessionSettings(
-        stride=options.stride, stop_at=options.stop_at, geometry=options.geometry, referee=options.referee
+        stride=options.stride,
+        stop_at=options.stop_at,
+        geometry=options.geometry,
+        referee=options.referee,
+        skip_still=options.skip_still,
     )
     session = Session(vision, settings)
     with VideoSource(video) as source:

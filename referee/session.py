@@ -33,6 +33,7 @@ from referee.session_vision import DetectorVision, OracleVision, Source, Vision
 from referee.sightings import card_quad
 from referee.tracker import Referee, RefereeSettings
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
+from vision.change import ChangeGate
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
@@ -72,6 +73,9 @@ class SessionSettings:
     sample_frames: int = 16
     referee: RefereeSettings = field(default_factory=RefereeSettings)
     thumbnails: bool = True
+    skip_still: bool = False
+    """Read a frame only when the picture changed since the last reading (:mod:`vision.change`); otherwise the
+    last reading stands for it."""
 
 
 class Session:
@@ -174,6 +178,8 @@ class _Loop:
         self.referee = Referee(session.settings.referee)
         self.stopped = False
         self._heights: dict[int, int] = {}
+        self.gate = ChangeGate()
+        self._last_reading: tuple[Any, Any] | None = None
 
     def run(self, frames: Iterable[Frame]) -> None:
         result = self.result
@@ -221,8 +227,15 @@ class _Loop:
             return None
         if frame.index % max(1, self.settings.stride):
             return False
-        detections, visible = self.session.vision.read(frame)
-        self.result.frames_seen += 1
+        if self._last_reading is not None and frame.image is not None and not self.gate.needs_reading(frame.image):
+            detections, visible = self._last_reading
+        else:
+            detections, visible = self.session.vision.read(frame)
+            self.result.frames_seen += 1
+            if self.settings.skip_still and frame.image is not None:
+                if self._last_reading is None:
+                    self.gate.needs_reading(frame.image)  # the first reading is the gate's first reference
+                self._last_reading = (detections, visible)
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
 
     def _record(self, events: list[Event], frame: Frame | None) -> None:
@@ -302,6 +315,7 @@ class _Loop:
                     "top": str(stack.top),
                     "height": stack.height,
                     "cards": [str(c.card) for c in stack.cards],
+                    "removed": stack.removed,
                 }
             )
         return out

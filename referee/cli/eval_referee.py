@@ -39,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--oracle", action="store_true", help="ORACLE MODE: ground-truth labels instead of the detector"
     )
     parser.add_argument("--stride", type=int, default=1, metavar="K", help="read every K-th frame (default 1)")
+    parser.add_argument("--skip-still", action="store_true", help="read only frames that changed (see replay)")
     parser.add_argument("--speed", type=float, default=1.0, help="time compression of the rendered rounds (default 1)")
     parser.add_argument("--size", default="1280x720", help="video size WIDTHxHEIGHT (default 1280x720)")
     parser.add_argument("--fast-bots", action="store_true", help="quick players (shorter videos)")
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     video = sum(float(r["video_s"]) for r in rows)
     print(
         f"replay speed:     {video / wall if wall else 0:.2f}x real time overall "
-        f"(min {min(speeds):.2f}x) at {args.size}, stride {args.stride}"
+        f"(min {min(speeds):.2f}x) at {args.size}, stride {args.stride}{', skip still' if args.skip_still else ''}"
     )
     print(f"per-round CSV:    {args.out / 'rounds.csv'}")
     return 0
@@ -107,7 +108,9 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
 
     video = _rendered(args, players, seed)
     out = args.out / ("oracle" if args.oracle else "detector") / video.stem
-    options = ReplayOptions(oracle=args.oracle, stride=args.stride, video=args.video, report=args.video)
+    options = ReplayOptions(
+        oracle=args.oracle, stride=args.stride, skip_still=args.skip_still, video=args.video, report=args.video
+    )
     result = replay_video(video, out, options)
     truth = list(read_events(video.with_suffix("").with_name(video.stem + ".events.jsonl")))
     said = [(e.event, e.said_t) for e in result.emitted]

@@ -44,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--stride", type=int, default=1, metavar="K", help="read every K-th frame (others only annotated); default 1"
     )
+    parser.add_argument(
+        "--skip-still",
+        action="store_true",
+        help="read a frame only when the picture changed since the last reading (faster; the last reading\n"
+        "stands for still frames)",
+    )
     parser.add_argument("--model", type=Path, help="detector model (default models/detector.onnx)")
     parser.add_argument(
         "--oracle",
@@ -79,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         model=args.model,
         oracle=args.oracle,
         stride=args.stride,
+        skip_still=args.skip_still,
         video=not args.no_video,
         report=not args.no_report,
         annotated_scale=args.annotated_scale,

@@ -57,6 +57,7 @@ def test_a_replay_writes_events_summary_annotated_video_and_report(clips, tmp_pa
     assert summary["scores"] == {"blue-blue": 2, "red-red": -1}
     assert summary["counts"]["leftover"] == {"blue-blue": 0, "red-red": 2}
     assert [s["cards"] for s in summary["stacks"]] == [["r1", "r2", "r3"], ["b1", "b2"]]
+    assert [s["removed"] for s in summary["stacks"]] == [True, True]  # gathered at the end
     assert summary["warnings"] == [] and summary["video"]["unreadable_frames"] == 0
     with av.open(str(tmp_path / "annotated.mp4")) as video:
         stream = video.streams.video[0]

@@ -81,3 +81,13 @@ def test_the_detector_path_referees_the_round(clip, stride):
     assert result.exit_code is ExitCode.OK
     assert result.scored is not None and result.scored.scores == {"blue-blue": 2, "red-red": -1}
     assert result.frames_seen == pytest.approx(result.frames_read / stride, abs=1)
+
+
+def test_still_frames_are_not_read_again_and_nothing_is_lost(clip):
+    session = Session(DetectorVision(flat_card_reader), SessionSettings(skip_still=True))
+    with VideoSource(clip["video"]) as source:
+        result = session.run(source, samples=list(source.sample(session.sample_times(source.info))))
+    metrics = score_round(list(read_events(clip["events"])), [(e.event, e.said_t) for e in result.emitted])
+    assert (metrics.plays.recall, metrics.plays.precision, metrics.illegal.recall) == (1.0, 1.0, 1.0)
+    assert result.scored is not None and result.scored.scores == {"blue-blue": 2, "red-red": -1}
+    assert result.frames_seen < result.frames_read / 5  # a scripted table is still between its moves
