@@ -31,6 +31,9 @@ def _print_help(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+MODEL_YAML = Path(__file__).resolve().parents[2] / "vision" / "detect" / "models" / "yolo26p-obb.yaml"
+
+
 def _register_detector(models: argparse._SubParsersAction) -> None:
     parser = models.add_parser(
         "detector",
@@ -42,21 +45,30 @@ def _register_detector(models: argparse._SubParsersAction) -> None:
         ),
         epilog=(
             "Examples:\n"
-            "  ligretto train detector --data datasets/generated/train/dataset.yaml --epochs 40\n"
+            "  ligretto train detector --data datasets/generated/train/dataset.yaml --epochs 30\n"
             "  ligretto train detector --data d.yaml --hours 1.2      # fit the schedule into a time budget\n"
             "  ligretto train detector --resume                        # after an interruption"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--data", type=Path, help="dataset yaml (ultralytics OBB format, classes face, back)")
-    parser.add_argument("--epochs", type=int, default=60, help="training epochs (default: 60)")
+    parser.add_argument("--epochs", type=int, default=30, help="training epochs (default: 30)")
     parser.add_argument("--hours", type=float, help="time budget in hours; the epochs are fitted to it")
-    parser.add_argument("--imgsz", type=int, default=640, help="training image size (default: 640)")
+    parser.add_argument("--imgsz", type=int, default=320, help="training image size (default: 320)")
     parser.add_argument("--batch", type=int, default=16, help="batch size (default: 16)")
     parser.add_argument("--lr", type=float, default=0.002, help="initial learning rate of AdamW (default: 0.002)")
-    parser.add_argument("--model", default="yolo26n-obb.yaml", help="model yaml (default: yolo26n-obb.yaml)")
+    parser.add_argument(
+        "--model", default=str(MODEL_YAML), help="model yaml (default: the shipped yolo26p-obb.yaml, a half-width n)"
+    )
     parser.add_argument("--name", default="train", help="run name under runs/detector/ (default: train)")
     parser.add_argument("--no-cache", action="store_true", help="do not cache decoded images in RAM")
+    parser.add_argument("--threads", type=int, help="torch threads (default: one per core)")
+    parser.add_argument("--export-width", type=int, default=640, help="ONNX input width for 16:9 frames (default: 640)")
+    parser.add_argument(
+        "--tile", type=int, default=320, help="train on TILE px crops of each scene at its scale (default: 320; 0: off)"
+    )
+    parser.add_argument("--close-mosaic", type=int, default=2, help="final epochs without mosaic (default: 2)")
+    parser.add_argument("--workers", type=int, default=2, help="data loading processes (default: 2)")
     parser.add_argument("--resume", action="store_true", help="resume the run NAME from its last checkpoint")
     parser.add_argument(
         "--out", type=Path, default=Path("models/detector.onnx"), help="ONNX file (default: models/detector.onnx)"
@@ -69,8 +81,13 @@ def _train_detector(args: argparse.Namespace) -> int:
 
     if args.data is None and not args.resume:
         raise LigrettoError("train detector needs --data DATASET.yaml (or --resume)")
+    data = args.data
+    if args.tile and not args.resume:
+        from vision.detect.train import tiled_dataset
+
+        data = tiled_dataset(args.data, args.tile)
     settings = TrainSettings(
-        data=args.data or Path(),
+        data=data or Path(),
         model=args.model,
         epochs=args.epochs,
         hours=args.hours,
@@ -79,6 +96,10 @@ def _train_detector(args: argparse.Namespace) -> int:
         lr0=args.lr,
         run_name=args.name,
         cache=not args.no_cache,
+        threads=args.threads,
+        export_width=args.export_width,
+        close_mosaic=args.close_mosaic,
+        workers=args.workers,
         out=args.out,
     )
     try:

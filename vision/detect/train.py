@@ -22,6 +22,7 @@ from vision.detect.export import export_detector
 
 RUNS_DIR = yolo.PROJECT_ROOT / "runs" / "detector"
 DEFAULT_ONNX = yolo.PROJECT_ROOT / "models" / "detector.onnx"
+MODEL_YAML = Path(__file__).resolve().parent / "models" / "yolo26p-obb.yaml"
 FRAME_ASPECT = 720 / 1280  # the camera frames the detector is sized for
 
 
@@ -30,15 +31,17 @@ class TrainSettings:
     """Everything a training run depends on; the defaults are the shipped model's."""
 
     data: Path
-    model: str = "yolo26n-obb.yaml"
+    model: str = str(MODEL_YAML)
     epochs: int = 60
-    imgsz: int = 640
+    imgsz: int = 320  # tiles of scenes at the inference scale (see vision.detect.tiles)
     batch: int = 16
     hours: float | None = None  # a time budget: ultralytics then fits the epochs (and the LR schedule) into it
     optimizer: str = "AdamW"
     lr0: float = 0.002
-    close_mosaic: int = 5
+    close_mosaic: int = 2
     workers: int = 2
+    threads: int | None = None  # torch threads; None: one per core
+    export_width: int | None = 640  # network input width of the ONNX file; None: imgsz (see export_size)
     cache: bool = True
     seed: int = 0
     run_name: str = "train"
@@ -54,12 +57,17 @@ class TrainSettings:
         return self.run_dir / "weights" / "last.pt"
 
     def export_size(self) -> tuple[int, int]:
-        """Network input (height, width) for 16:9 frames: the training size across, rounded up to stride 32.
+        """Network input (height, width) for 16:9 frames, the height rounded up to the stride (32).
 
-        >>> TrainSettings(data=Path("d.yaml"), imgsz=640).export_size()
+        Trained on tiles cut at the inference scale, the model runs on whole frames at ``export_width``.
+
+        >>> TrainSettings(data=Path("d.yaml"), imgsz=320, export_width=640).export_size()
         (384, 640)
+        >>> TrainSettings(data=Path("d.yaml"), imgsz=160, export_width=None).export_size()
+        (96, 160)
         """
-        return (math.ceil(self.imgsz * FRAME_ASPECT / 32) * 32, self.imgsz)
+        width = self.export_width or self.imgsz
+        return (math.ceil(width * FRAME_ASPECT / 32) * 32, width)
 
     def ultralytics_arguments(self) -> dict[str, object]:
         return {
@@ -71,6 +79,7 @@ class TrainSettings:
             "optimizer": self.optimizer,
             "lr0": self.lr0,
             "close_mosaic": self.close_mosaic,
+            "warmup_epochs": 1,
             "workers": self.workers,
             "cache": "ram" if self.cache else False,
             "seed": self.seed,
@@ -94,6 +103,22 @@ class TrainSettings:
         }
 
 
+def tiled_dataset(data: Path, tile: int, per_image: int = 1, seed: int = 0) -> Path:
+    """Cuts the dataset of ``data`` (a yaml naming its root as ``path``) into ``tile`` px training tiles.
+
+    The tiles go next to the source (``ROOT-tTILE``); returns their dataset yaml. See :mod:`vision.detect.tiles`.
+    """
+    import yaml
+
+    from vision.detect.tiles import write_tiles
+
+    config = yaml.safe_load(data.read_text(encoding="utf-8"))
+    root = Path(config.get("path") or data.parent)
+    out = root.parent / f"{root.name}-t{tile}"
+    write_tiles(root, out, tile=tile, per_image=per_image, seed=seed)
+    return out / "dataset.yaml"
+
+
 @dataclass(frozen=True)
 class TrainResult:
     checkpoint: Path
@@ -106,7 +131,7 @@ def train_detector(settings: TrainSettings, resume: bool = False) -> TrainResult
         raise FileNotFoundError(f"nothing to resume: no checkpoint at {settings.last_checkpoint}")
     if not resume and not settings.data.is_file():
         raise FileNotFoundError(f"no dataset file {settings.data}: write one with 'ligretto synth images'")
-    _use_all_cores()
+    _set_threads(settings.threads or os.cpu_count() or 1)
     if resume:
         best = yolo.train(settings.last_checkpoint, resume=True)
     else:
@@ -115,7 +140,10 @@ def train_detector(settings: TrainSettings, resume: bool = False) -> TrainResult
     return TrainResult(checkpoint=best, onnx=onnx)
 
 
-def _use_all_cores() -> None:
+def _set_threads(threads: int) -> None:
+    # One per core by default; on a machine shared with other jobs, fewer threads avoid OpenMP workers
+    # spinning at barriers while their siblings wait to be scheduled (measured: 1 thread trained faster
+    # than 2 with the other helpers' jobs running).
     import torch
 
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(threads)

@@ -45,6 +45,7 @@ def test_one_epoch_trains_exports_and_runs_in_onnxruntime(tmp_path: Path) -> Non
         data=data,
         epochs=1,
         imgsz=160,
+        export_width=None,
         batch=8,
         workers=0,
         cache=False,
