@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from referee.cards import Card
 from referee.centre import Action, Centre, Landing, Removal, Stop, TakeBack
 from referee.centre import Together as Simultaneous
-from referee.events import CardPlayed, Event, RoundStopped, StackStarted
+from referee.events import CardPlayed, CardTakenBack, Conflict, Event, RoundStopped, StackStarted
 from referee.rules import RuleSettings
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
@@ -42,6 +42,7 @@ class _PileBook:
     loose: list[tuple[Card, int]] = field(default_factory=list)
     departing: list[tuple[Card, int]] = field(default_factory=list)
     last_landing: Landing | None = None
+    last_hidden: bool = False
 
 
 class Judge:
@@ -54,11 +55,13 @@ class Judge:
         players: int | None = None,
         inference: InferenceSettings | None = None,
         together_s: float = 0.5,
+        twin_memory_s: float = 3.0,
     ) -> None:
         self.centre = centre if centre is not None else Centre(RuleSettings())
         self.players = players
         self.inference = inference or InferenceSettings()
         self.together_s = together_s
+        self.twin_memory_s = twin_memory_s
         self.stop_t: float | None = None
         self.inferred: dict[int, int] = {}
         """Plays inferred unseen, per stack id: where a count is least certain."""
@@ -93,7 +96,7 @@ class Judge:
         """Seen down before the stop, or hidden since before it: the benefit of the doubt goes to the player."""
         if not self.centre.stopped or self.stop_t is None:
             return False
-        since = change.hidden_from if isinstance(change, Landed) and change.hidden_from is not None else change.t
+        since = change.hidden_from[0] if isinstance(change, Landed) and change.hidden_from is not None else change.t
         return min(since, change.t) < self.stop_t
 
     @contextmanager
@@ -140,6 +143,8 @@ class Judge:
         landing = Landing(change.card, book.stack, placement=change.placement, t=change.t, frame=change.frame)
         if self._lands_together(book, landing):
             return self._late_conflict(book, landing)
+        if self._twin_revealed(book, change):
+            return self._hidden_conflict(book, change)
         book.departing.clear()
         events: list[Event] = self._hidden_before(book, change)
         landing = replace(landing, stack=book.stack)
@@ -149,6 +154,7 @@ class Judge:
         if play.ruling.legal:
             book.stack = play.stack
             book.last_landing = landing
+            book.last_hidden = change.hidden_from is not None
         else:
             book.loose.append((change.card, height))
         return events
@@ -170,8 +176,8 @@ class Judge:
         if cards is None:
             return []
         events: list[Event] = []
-        for card in cards:
-            play = self.centre.push(Landing(card, book.stack, t=change.t, frame=change.frame))
+        for card, (t, frame) in zip(cards, _unseen_times(change, len(cards)), strict=True):
+            play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
             book.stack = play.stack
             events.extend(play.events)
         if book.stack is not None:
@@ -195,6 +201,29 @@ class Judge:
             and self.centre.move_stack[-1] == last
         )
 
+    def _twin_revealed(self, book: _PileBook, change: Landed) -> bool:
+        """The legal top's face showing elsewhere soon after it landed under a hand: a second copy that landed
+        with it unseen (a conflict) has just been picked up, uncovering the first. It cannot be told from a
+        repeat of the card on itself, but only this reading invents no violation."""
+        last = book.last_landing
+        return (
+            change.copy
+            and last is not None
+            and book.last_hidden
+            and last.card == change.card == self._top(book)
+            and change.t - last.t <= self.twin_memory_s
+        )
+
+    def _hidden_conflict(self, book: _PileBook, change: Landed) -> list[Event]:
+        last = book.last_landing
+        assert last is not None
+        book.last_landing = None
+        cards = (change.card, change.card)
+        return [
+            Conflict(t=last.t, frame=last.frame, stack=book.stack, card=change.card, cards=cards),
+            CardTakenBack(t=change.t, frame=change.frame, stack=book.stack, card=change.card),
+        ]
+
     def _late_conflict(self, book: _PileBook, landing: Landing) -> list[Event]:
         first = book.last_landing
         assert first is not None
@@ -207,6 +236,14 @@ class Judge:
         return [e for e in result.events if not isinstance(e, CardPlayed | StackStarted)]
 
     def _together(self, book: _PileBook, change: Together) -> list[Event]:
+        """Cards that showed up at once: a conflict when several of them may go on the stack now (two r5 on r4),
+        otherwise cards played one after the other faster than the camera saw (b2 then b3), in number order."""
+        contenders = [c for c in change.cards if self.centre.ruling(c, book.stack).legal]
+        if len(contenders) < 2:
+            events: list[Event] = []
+            for card in sorted(change.cards, key=lambda c: (c not in contenders, c.number)):
+                events.extend(self._landed(book, Landed(change.pile, card, change.t, change.frame, change.placement)))
+            return events
         book.departing.clear()
         height = self._height(book)
         landings = [
@@ -249,3 +286,16 @@ class Judge:
 def _find(cards: list[tuple[Card, int]], card: Card) -> tuple[Card, int] | None:
     """The highest entry for ``card`` (the one most recently put down)."""
     return next((entry for entry in reversed(cards) if entry[0] == card), None)
+
+
+def _unseen_times(change: Landed, count: int) -> list[tuple[float, int]]:
+    """When cards nobody saw most likely came down: the first as the hand that hid the stack arrived, the
+    others spread until the card that was seen; without a hiding hand, when the seen card was learnt."""
+    if change.hidden_from is None:
+        return [(change.t, change.frame)] * count
+    t0, f0 = change.hidden_from
+    times = []
+    for i in range(count):
+        share = i / count
+        times.append((t0 + share * (change.t - t0), f0 + round(share * (change.frame - f0))))
+    return times

@@ -61,9 +61,11 @@ class Landed:
     placement: Placement | None = None
     hidden_s: float = 0.0
     glimpsed: tuple[Card, ...] = ()
-    hidden_from: float | None = None
-    """When the card was first seen as the pile came out of hiding: since when it was hidden (it may have come
-    down any time since)."""
+    copy: bool = False
+    """A face the pile already shows lower down or on top, seen lying elsewhere: a second physical card."""
+    hidden_from: tuple[float, int] | None = None
+    """When the card was first seen as the pile came out of hiding: since when (time, frame) it was hidden;
+    it may have come down any time since, most likely at once (the hand that slapped it hid it)."""
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,9 @@ class Pile:
     copy_run: _PoseRun | None = None
     uncover_run: _PoseRun | None = None
     reanchor: bool = False
-    gap: tuple[float, float] | None = None
-    """The latest stretch of time the pile was out of view (from, to)."""
+    gap: tuple[float, int, float] | None = None
+    """The latest stretch of time the pile was out of view: (from, its frame, to)."""
+    last_seen_frame: int = 0
     last_seen_t: float = 0.0
     missing_since: tuple[float, int] | None = None
     hidden_s: float = 0.0
@@ -313,11 +316,12 @@ class StackTracker:
                 if below == height or (height == len(run) and below > height):
                     cards.append(card)
                     removable.append(True)
-        old = list(zip(pile.cards, pile.poses, strict=True))
-        poses: list[Pose | None] = []
-        for card in cards:
-            match = next((i for i, (c, _) in enumerate(old) if c == card), None)
-            poses.append(None if match is None else old.pop(match)[1])
+        # each card keeps the pose it had; where copies of a face are fewer now, the latest ones stayed
+        old: dict[Card, list[Pose | None]] = {}
+        for card, pose in zip(pile.cards, pile.poses, strict=True):
+            old.setdefault(card, []).append(pose)
+        kept = {card: poses[len(poses) - min(len(poses), cards.count(card)) :] for card, poses in old.items()}
+        poses: list[Pose | None] = [kept[card].pop(0) if kept.get(card) else None for card in cards]
         pile.cards, pile.removable, pile.poses, pile.legal_top = cards, removable, poses, legal_top
         if pile.top is not None:
             pile.ballot.restart(keep=pile.top)
@@ -406,9 +410,9 @@ class StackTracker:
             pile.hidden_s += gap
             pile.reanchor = pile.reanchor or gap >= self.settings.reanchor_after_s
             if gap >= 0.1:  # a hand, not a missed frame or two
-                pile.gap = (pile.last_seen_t, frame.t)
+                pile.gap = (pile.last_seen_t, pile.last_seen_frame, frame.t)
             pile.missing_since = None
-        pile.last_seen_t = frame.t
+        pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
         pile.frames_seen += 1
         readings = self._classify(pile, seen)
         news = [r for r in readings if r.element < 0]
@@ -474,7 +478,7 @@ class StackTracker:
                 continue
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
-                return [self._land(pile, run.card, run.first_t, run.first_frame, run.placement)]
+                return [self._land(pile, run.card, run.first_t, run.first_frame, run.placement, copy=True)]
             return self._uncover(pile, run.card, run.element, run.last_t)
         return []
 
@@ -537,14 +541,17 @@ class StackTracker:
             return self._uncover(pile, winner.card, height, winner.last_t)
         return [self._land(pile, winner.card, winner.first_t, winner.first_frame, winner.placement)]
 
-    def _land(self, pile: Pile, card: Card, t: float, frame: int, placement: Placement | None) -> Landed:
+    def _land(
+        self, pile: Pile, card: Card, t: float, frame: int, placement: Placement | None, *, copy: bool = False
+    ) -> Landed:
         glimpsed = tuple(
             c.card
             for c in pile.ballot.glimpsed()
             if c.card not in pile.cards and c.card != card and c.frames >= 2 and c.weight >= 1.0
         )
-        hidden_from = pile.gap[0] if pile.gap is not None and 0.0 <= t - pile.gap[1] <= 0.1 else None
-        change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, hidden_from)
+        gap = pile.gap
+        hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.1 else None
+        change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, copy, hidden_from)
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))
