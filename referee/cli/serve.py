@@ -125,7 +125,8 @@ def _check_before_serving(settings: object) -> None:
     Store(settings.db).close()
     spec = FeedSpec(settings.source, oracle=settings.oracle)
     spec.check()
-    spec.load_vision()  # the detector's model file, or the oracle's labels
+    if not spec.oracle:
+        spec.load_vision()  # the detector's model file (the oracle's labels were found by check())
 
 
 def run_bench(args: argparse.Namespace) -> int:
