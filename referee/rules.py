@@ -73,6 +73,8 @@ class RuleSettings:
 
     The match settings: ``rounds`` (official: agree a number of rounds) or ``target_score`` (house rule:
     play until someone's total reaches it). With both set, the match ends at whichever comes first.
+    ``one_hand`` (house rule: one card in flight per player) is recorded with the match; the simulator's bots
+    keep it under either value, and the judge does not check it (no violation names it yet).
     """
 
     conflict_resolution: ConflictResolution = ConflictResolution.LOWER_CARD_STAYS

@@ -68,6 +68,7 @@ class _Seat:
     seen_change: int = -1
     turned: int = 0
     mistake_in_flight: str | None = None
+    hands_free_since: float = 0.0
 
 
 class Round:
@@ -199,6 +200,7 @@ class Round:
         heapq.heappush(self._heap, (t, self._sequence, kind, index, generation, payload))
 
     def _next(self, seat: _Seat, t: float, pause: float | None = None) -> None:
+        seat.hands_free_since = t
         if self._outcome is None:
             think = pause if pause is not None else self.settings.bots.think.sample(self.rng, seat.speed)
             self._schedule(t + think, "decide", seat)
@@ -486,7 +488,8 @@ class Round:
         seat, source = self.rng.choice(rivals)
         self._cancel(seat)
         delay = self.rng.uniform(0.1, 0.8) * self.settings.conflict_window
-        rival = Plan(source, plan.card, stack.id, plan.height, self.now - 0.2, CONFLICT)
+        # The rival's throw began a moment ago, but not before their hand was free: one card at a time.
+        rival = Plan(source, plan.card, stack.id, plan.height, max(self.now - 0.2, seat.hands_free_since), CONFLICT)
         self._schedule(self.now + delay, "land", seat, rival)
 
     def _stop(self, outcome: Outcome) -> None:

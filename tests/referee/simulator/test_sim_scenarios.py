@@ -214,6 +214,21 @@ def test_two_identical_cards_on_one_stack_at_once_are_a_conflict_resolved_by_the
             assert set(conflict.backs) <= set(returned)
 
 
+@pytest.mark.parametrize(("players", "seed"), [(2, 0), (4, 1), (8, 3), (12, 1), (12, 9)])
+def test_bots_play_one_handed_so_a_players_cards_go_to_and_from_the_centre_one_at_a_time(players, seed):
+    # The one-hand house rule: the bots keep it under either setting (two hands are allowed, never needed).
+    # Injected conflicts included, whose rival throw starts only once the rival's hand is free.
+    result = round_with(players, seed=seed, mistakes=MistakeRates.uniform(0.2)).play()
+    hands: dict[str, list[Move]] = {}
+    for move in result.trace:
+        if isinstance(move, Move) and "centre" in (move.target[:6], move.source[:6]) and move.target != "spread":
+            hands.setdefault(move.back, []).append(move)
+    assert any(m.kind == "conflict" for m in result.mistakes) or players == 2
+    for moves in hands.values():
+        moves.sort(key=lambda m: m.t)
+        assert all(later.t >= earlier.t_end - 1e-9 for earlier, later in itertools.pairwise(moves))
+
+
 # ------------------------------------------------------------------------------ round end
 
 
