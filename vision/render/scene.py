@@ -181,18 +181,24 @@ def _grain(shape: tuple[int, ...], rng: np.random.Generator) -> Float:
     return window[:, :, rng.permutation(3)] if rng.random() < 0.5 else window[::-1, ::-1]
 
 
-def _tone(image: Float, effects: Effects) -> Float:
-    """The camera's tone curve and colour processing (each camera renders the same scene its own way)."""
-    if effects.saturation != 1.0:
-        grey = image.mean(axis=2, keepdims=True)
-        image = grey + (image - grey) * np.float32(effects.saturation)
-    if effects.gamma != 1.0:
-        image = 255.0 * np.power(np.clip(image, 0, 255) / np.float32(255.0), np.float32(effects.gamma))
-    return np.asarray(image, np.float32)
+def _saturate(image: Float, saturation: float) -> Float:
+    """The camera's colour processing: colours pushed away from (or towards) grey."""
+    if saturation == 1.0:
+        return image
+    grey = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return np.asarray(cv2.addWeighted(image, saturation, grey, 1.0 - saturation, 0.0), np.float32)
+
+
+def _tone_curve(image: Image, gamma: float) -> Image:
+    """The camera's tone curve, applied to the encoded values (a lookup table, as cameras do)."""
+    if gamma == 1.0:
+        return image
+    table = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma + 0.5, 0, 255).astype(np.uint8)
+    return np.asarray(cv2.LUT(image, table), np.uint8)
 
 
 def _apply_effects(image: Float, effects: Effects, light: Light, rng: np.random.Generator) -> Image:
-    image = _tone(image, effects)
+    image = _saturate(image, effects.saturation)
     if effects.motion_blur_px >= 1.5:
         n = math.ceil(effects.motion_blur_px) | 1
         kernel = np.zeros((n, n), np.float32)
@@ -207,7 +213,7 @@ def _apply_effects(image: Float, effects: Effects, light: Light, rng: np.random.
         # Shot noise grows with brightness; read noise does not: a blend of both, per channel.
         grain = _grain(image.shape, rng)
         image = image + grain * (sigma * 0.6 + image * (sigma * 0.4 / 128.0))
-    out = np.clip(image, 0, 255).astype(np.uint8)
+    out = _tone_curve(np.clip(image, 0, 255).astype(np.uint8), effects.gamma)
     if effects.jpeg_quality > 0:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])
         if ok:
