@@ -12,7 +12,7 @@ from referee.cards import FULL_SET, Card
 from referee.errors import SetupError
 from referee.events import CardPlayed, CardTakenBack, Conflict, IllegalPlay, RoundStopped
 from referee.rules import ConflictResolution, RuleSettings, ShortHand, row_size
-from referee.simulator import MistakeRates, Round, SimSettings
+from referee.simulator import BotProfile, Delay, MistakeRates, Round, SimSettings
 from referee.simulator.bots import BuildDown, Play, Refill, TurnOver, Wait, choose, fits_below
 from referee.simulator.mistakes import find_mistake
 from referee.simulator.places import Places
@@ -174,6 +174,28 @@ def test_a_wrong_card_is_taken_back_to_the_place_it_came_from_after_a_short_dela
         )
         assert back.source == play.source
         assert 0.5 <= back.t - play.t < 5.0
+
+
+@pytest.mark.parametrize("delay", [0.6, 2.5])
+def test_the_take_back_delay_is_a_setting_of_the_bots(delay):
+    bots = BotProfile(take_back=Delay(delay, spread=0.0), speeds=(1.0, 1.0))
+    sim = SimSettings(bots=bots, mistakes=MistakeRates(wrong_colour=0.1, not_a_one=0.1))
+    result = Round(BACKS[:4], seed=5, settings=sim).play()
+    lying: dict[tuple, list[float]] = {}  # the same card may go wrong twice: take-backs pair up in order
+    delays = []
+    for e in result.events:
+        if isinstance(e, IllegalPlay):
+            lying.setdefault((e.card, e.back, e.stack), []).append(e.t)
+        elif isinstance(e, CardTakenBack) and lying.get((e.card, e.back, e.stack)):  # not a conflict's card
+            delays.append(e.t - lying[(e.card, e.back, e.stack)].pop(0))
+    assert len(delays) >= 5
+    assert delays == pytest.approx([delay] * len(delays))
+
+
+@pytest.mark.parametrize("window", [0.4, 1.0])
+def test_a_conflict_window_longer_than_the_quickest_reaction_is_refused(window):
+    with pytest.raises(SetupError, match="longer than the conflict window"):
+        SimSettings(conflict_window=window)
 
 
 def test_a_card_slapped_after_ligretto_stop_is_after_stop_and_taken_back():
