@@ -170,7 +170,7 @@ def _occluders(
 
     for _ in range(int(rng.choice([0, 0, 0, 0, 1, 1, 2]))):
         # the arm reaches in from a player's seat, so it usually leaves the frame at its other end
-        out.append(random_hand(rng, near(), float(rng.uniform(900, 1500)), 0.35 * lens_height))
+        out.append(random_hand(rng, near(), float(rng.uniform(900, 1500)), 0.25 * lens_height))
     if rng.random() < 0.2:
         out.append(random_cup(rng, near()))
     if rng.random() < 0.15:
@@ -202,8 +202,9 @@ def _props(rng: np.random.Generator, cards: list[PlacedCard], focus: tuple[float
     return out
 
 
-def _effects(rng: np.random.Generator) -> Effects:
+def _effects(rng: np.random.Generator, tilt_deg: float) -> Effects:
     return Effects(
+        far_blur_sigma=float(rng.uniform(0.8, 3.0)) if tilt_deg > 15 and rng.random() < 0.3 else 0.0,
         motion_blur_px=float(rng.uniform(2, 9)) if rng.random() < 0.15 else 0.0,
         motion_angle_deg=float(rng.uniform(0, 180)),
         defocus_sigma=float(rng.uniform(0.5, 2.0)) if rng.random() < 0.2 else 0.0,
@@ -240,7 +241,7 @@ def random_scene(seed: int, split: str = "train", size: tuple[int, int] = (640, 
         cards=tuple(cards),
         occluders=tuple(_occluders(rng, cards, focus, lens_height)),
         face_style=int(rng.choice(pool.face_styles)),
-        effects=_effects(rng),
+        effects=_effects(rng, camera.tilt_deg),
         seed=int(rng.integers(2**31)),
         props=tuple(props),
         table_half_mm=table_half,

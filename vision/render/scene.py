@@ -54,6 +54,7 @@ class Effects:
     defocus_sigma: float = 0.0
     noise_scale: float = 1.0
     jpeg_quality: int = 0  # 0: no compression artefacts
+    far_blur_sigma: float = 0.0  # shallow depth of field: a tilted view blurs towards its far (top) side
     gamma: float = 1.0  # the camera's tone curve (< 1 brighter mid-tones)
     saturation: float = 1.0  # the camera's colour processing (1: as lit)
 
@@ -206,6 +207,12 @@ def _apply_effects(image: Float, effects: Effects, light: Light, rng: np.random.
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), effects.motion_angle_deg, 1.0)
         kernel = np.asarray(cv2.warpAffine(kernel, rot, (n, n)), np.float32)
         image = np.asarray(cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6)), np.float32)
+    if effects.far_blur_sigma > 0.3:
+        far = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.far_blur_sigma), np.float32)
+        h = image.shape[0]
+        # sharp in the lower (near) half where the camera focuses, blurring towards the top edge
+        ramp = np.clip(1.0 - np.arange(h, dtype=np.float32) / (0.55 * h), 0.0, 1.0)[:, None, None]
+        image = image + (far - image) * ramp
     if effects.defocus_sigma > 0.3:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.defocus_sigma), np.float32)
     sigma = light.noise * effects.noise_scale / max(light.exposure, 0.3)
