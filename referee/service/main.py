@@ -80,6 +80,8 @@ def build_table(settings: Settings, store: Store, hub: Hub) -> LiveTable:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    if not settings.local_only and not settings.token:
+        raise SetupError(f"listening on {settings.host} makes the referee reachable from other machines: set a token")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -302,7 +302,20 @@ async function loadSessions() {
   const sessions = await api("GET", "/api/sessions");
   $("session-list").replaceChildren(...sessions.map((s) => el("li", { dataset: { session: s.id } },
     el("strong", {}, s.name), el("span", { class: "muted" }, `${new Date(s.created * 1000).toLocaleString()} · ${s.rounds_played} round${s.rounds_played === 1 ? "" : "s"} played`),
-    el("a", { href: `/api/sessions/${s.id}/export.csv` }, "CSV"), el("a", { href: `/api/sessions/${s.id}/export.json` }, "JSON"))));
+    el("a", { href: `/api/sessions/${s.id}/export.csv` }, "CSV"), el("a", { href: `/api/sessions/${s.id}/export.json` }, "JSON"),
+    sheetButton(s.id))));
+}
+
+function sheetButton(id) {
+  const button = el("button", { type: "button" }, "sheet");
+  button.addEventListener("click", async () => {
+    const sheet = await api("GET", `/api/sessions/${id}/scores`);
+    const names = Object.fromEntries(sheet.players.map((p) => [p.back, p.name]));
+    const totals = Object.entries(sheet.totals).map(([b, t]) => `${names[b] || b} ${t}`).join(", ");
+    const end = sheet.complete ? ` · winner ${sheet.winners.map((b) => names[b] || b).join(", ")}` : "";
+    button.replaceWith(el("span", { class: "sheet-line" }, `${sheet.rounds.length} rounds: ${totals || "no scores"}${end}`));
+  });
+  return button;
 }
 
 // ------------------------------------------------------------------------------------------------ actions

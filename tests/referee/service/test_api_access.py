@@ -150,3 +150,11 @@ def test_an_app_without_the_pipeline_answers_503_for_the_table(tmp_path) -> None
     with TestClient(app) as client:
         assert client.get("/api/health").json()["pipeline"] is False
         assert client.get("/api/state").status_code == 503
+
+
+def test_an_app_listening_beyond_localhost_needs_a_token(tmp_path) -> None:
+    from referee.errors import SetupError
+
+    with pytest.raises(SetupError, match="set a token"):
+        create_app(Settings(host="0.0.0.0", run_pipeline=False, db=tmp_path / "t.db"))
+    assert create_app(Settings(host="0.0.0.0", token="s3cret", run_pipeline=False, db=tmp_path / "t.db"))
