@@ -94,39 +94,54 @@ _CLOSE_VIEW_ODDS = (0.4, 0.05, 0.15, 0.22, 0.18)
 WIDE_VIEW_CARD_PX = 45.0  # card width in a 640-wide output below which a view counts as wide
 
 
-def _layout(
-    rng: np.random.Generator, backs: list[str], wide: bool
-) -> tuple[list[PlacedCard], tuple[float, float], float]:
-    """Cards, the point to look at and the extent (mm) worth framing."""
+Layout = tuple[list[PlacedCard], tuple[float, float]]  # cards, and the table point worth looking at
+
+
+def _centre_layout(rng: np.random.Generator, backs: list[str]) -> Layout:
+    return random_stacks(rng, int(rng.integers(1, 13)), backs, float(rng.uniform(95, 140))), (0.0, 0.0)
+
+
+def _seated_layout(rng: np.random.Generator, backs: list[str], whole_table: bool) -> Layout:
+    """Every player's area around the table; with ``whole_table`` centre stacks too, else one player's close-up."""
+    players = len(backs)
+    radius = float(rng.uniform(330, 480))
+    cards = random_stacks(rng, int(rng.integers(0, 8)), backs, 110.0) if whole_table else []
+    for p, back in enumerate(backs):
+        a = 2 * math.pi * p / players + float(rng.normal(0, 0.1))
+        seat = (radius * math.sin(a), radius * math.cos(a))
+        cards += player_area(rng, seat, -math.degrees(a), back, int(rng.integers(3, 6)))
+    if whole_table:
+        return cards, (0.0, 0.0)
+    a = float(rng.uniform(0, 2 * math.pi))
+    return cards, (radius * math.sin(a), radius * math.cos(a))
+
+
+def _counting_layout(rng: np.random.Generator, backs: list[str]) -> Layout:
+    """After the round: each player's centre cards spread out, shingled or fanned, one spread per back."""
+    cards = []
+    groups = int(rng.integers(1, 6))
+    for g in range(groups):
+        start = (float(rng.uniform(-250, 150)), (g - groups / 2) * 120.0 + float(rng.normal(0, 10)))
+        angle = float(rng.normal(0, 10)) + 90 * int(rng.random() < 0.2)
+        count = int(rng.integers(3, 26))
+        cards += spread(rng, start, angle, count, backs[g % len(backs)], bool(rng.random() < 0.4))
+    return cards, (0.0, 0.0)
+
+
+def _heap_layout(rng: np.random.Generator, backs: list[str]) -> Layout:
+    radius, count, face_share = float(rng.uniform(60, 220)), int(rng.integers(3, 40)), float(rng.uniform(0, 1))
+    return loose_heap(rng, (0.0, 0.0), radius, count, backs, face_share), (0.0, 0.0)
+
+
+def _layout(rng: np.random.Generator, backs: list[str], wide: bool) -> Layout:
     kind = rng.choice(LAYOUT_KINDS, p=_WIDE_VIEW_ODDS if wide else _CLOSE_VIEW_ODDS)
     if kind == "centre":
-        cards = random_stacks(rng, int(rng.integers(1, 13)), backs, float(rng.uniform(95, 140)))
-        return cards, (0.0, 0.0), 350.0
+        return _centre_layout(rng, backs)
     if kind in ("table", "player"):
-        players = len(backs)
-        radius = float(rng.uniform(330, 480))
-        cards = random_stacks(rng, int(rng.integers(0, 8)), backs, 110.0) if kind == "table" else []
-        for p, back in enumerate(backs):
-            a = 2 * math.pi * p / players + float(rng.normal(0, 0.1))
-            seat = (radius * math.sin(a), radius * math.cos(a))
-            cards += player_area(rng, seat, -math.degrees(a), back, int(rng.integers(3, 6)))
-        if kind == "table":
-            return cards, (0.0, 0.0), 2 * radius + 200
-        a = float(rng.uniform(0, 2 * math.pi))
-        return cards, (radius * math.sin(a), radius * math.cos(a)), 450.0
+        return _seated_layout(rng, backs, kind == "table")
     if kind == "counting":
-        cards = []
-        groups = int(rng.integers(1, 6))
-        for g in range(groups):
-            start = (float(rng.uniform(-250, 150)), (g - groups / 2) * 120.0 + float(rng.normal(0, 10)))
-            angle = float(rng.normal(0, 10)) + 90 * int(rng.random() < 0.2)
-            count = int(rng.integers(3, 26))
-            cards += spread(rng, start, angle, count, backs[g % len(backs)], bool(rng.random() < 0.4))
-        return cards, (0.0, 0.0), 500.0
-    cards = loose_heap(
-        rng, (0.0, 0.0), float(rng.uniform(60, 220)), int(rng.integers(3, 40)), backs, float(rng.uniform(0, 1))
-    )
-    return cards, (0.0, 0.0), 400.0
+        return _counting_layout(rng, backs)
+    return _heap_layout(rng, backs)
 
 
 def _card_px(rng: np.random.Generator, size: tuple[int, int]) -> float:
@@ -221,7 +236,7 @@ def random_scene(seed: int, split: str = "train", size: tuple[int, int] = (640, 
     rng = scene_rng(seed, split)
     backs = _choose_backs(rng, pool, int(rng.integers(2, 13)))
     card_px = _card_px(rng, size)
-    cards, focus, _ = _layout(rng, backs, card_px * 640 / size[0] < WIDE_VIEW_CARD_PX)
+    cards, focus = _layout(rng, backs, card_px * 640 / size[0] < WIDE_VIEW_CARD_PX)
     if cards and rng.random() < 0.75:
         focus = cards[int(rng.integers(len(cards)))].centre_mm  # look at the cards, not at empty table
     camera = _camera(rng, focus, size, card_px)
