@@ -92,10 +92,18 @@ def _plays(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if isinstance(e, StackStarted | CardPlayed)]
 
 
-def _pairs(truth: Sequence[Event], said: Sequence[Event], window: float) -> list[tuple[int, int]]:
-    """Greedy one-to-one pairs of events with the same card, nearest in time first, within ``window``."""
+def _pairs(
+    truth: Sequence[Event],
+    said: Sequence[Event],
+    window: float,
+    mapping: dict[int | None, int | None] | None = None,
+) -> list[tuple[int, int]]:
+    """Greedy one-to-one pairs of events with the same card within ``window``: first those on corresponding
+    stacks (when a ``mapping`` of stacks is known: two players' copies of a card may land on two stacks at
+    once), then nearest in time."""
+    mapping = mapping or {}
     candidates = sorted(
-        (abs(s.t - t.t), i, j)
+        (0 if mapping.get(t.stack, s.stack) == s.stack else 1, abs(s.t - t.t), i, j)
         for i, t in enumerate(truth)
         for j, s in enumerate(said)
         if t.card == s.card and abs(s.t - t.t) <= window
@@ -103,7 +111,7 @@ def _pairs(truth: Sequence[Event], said: Sequence[Event], window: float) -> list
     used_t: set[int] = set()
     used_s: set[int] = set()
     pairs = []
-    for _, i, j in candidates:
+    for _, _, i, j in candidates:
         if i not in used_t and j not in used_s:
             used_t.add(i)
             used_s.add(j)
@@ -113,13 +121,28 @@ def _pairs(truth: Sequence[Event], said: Sequence[Event], window: float) -> list
 
 def score_plays(truth: Sequence[Event], said: Sequence[Event], window: float = WINDOW_S) -> Tally:
     true_plays, said_plays = _plays(truth), _plays(said)
-    pairs = _pairs(true_plays, said_plays, window)
-    votes: dict[int | None, Counter[int | None]] = {}
-    for i, j in pairs:
-        votes.setdefault(true_plays[i].stack, Counter())[said_plays[j].stack] += 1
-    mapping = {stack: counter.most_common(1)[0][0] for stack, counter in votes.items()}
+    mapping: dict[int | None, int | None] = {}
+    for _ in range(2):  # pair, read off which stacks correspond, pair again preferring corresponding stacks
+        pairs = _pairs(true_plays, said_plays, window, mapping)
+        mapping = _stack_mapping(Counter((true_plays[i].stack, said_plays[j].stack) for i, j in pairs))
     right = sum(1 for i, j in pairs if mapping.get(true_plays[i].stack) == said_plays[j].stack)
     return Tally(len(true_plays), len(said_plays), right)
+
+
+def _stack_mapping(votes: Counter[tuple[int | None, int | None]]) -> dict[int | None, int | None]:
+    """One referee stack per true stack, the pairs most plays agree on first (two stacks started with copies
+    of one card at once must not both map to the same referee stack).
+
+    >>> _stack_mapping(Counter({(1, 1): 7, (2, 1): 1, (2, 2): 1}))
+    {1: 1, 2: 2}
+    """
+    mapping: dict[int | None, int | None] = {}
+    taken: set[int | None] = set()
+    for (truth, said), _ in sorted(votes.items(), key=lambda item: (-item[1], str(item[0]))):
+        if truth not in mapping and said not in taken:
+            mapping[truth] = said
+            taken.add(said)
+    return mapping
 
 
 def score_round(

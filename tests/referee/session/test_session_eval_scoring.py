@@ -73,3 +73,19 @@ def test_conflicts_and_totals_add_up_over_rounds():
     totals = Totals([one, score_round(TRUTH, [])])
     assert (totals.plays.right, totals.plays.truth) == (3, 6)
     assert totals.players == (0, 4) and any("end of round" in line for line in totals.lines())
+
+
+def test_two_copies_of_a_card_starting_two_stacks_at_once_are_told_apart_by_their_stacks():
+    truth = [
+        StackStarted(t=0.50, stack=1, card=Card.parse("y1")),
+        StackStarted(t=0.57, stack=2, card=Card.parse("y1")),
+        CardPlayed(t=3.0, stack=1, card=Card.parse("y2")),
+        CardPlayed(t=5.0, stack=2, card=Card.parse("y2")),
+    ]
+    said = [
+        (StackStarted(t=0.57, stack=8, card=Card.parse("y1")), 0.8),
+        (StackStarted(t=0.63, stack=9, card=Card.parse("y1")), 0.9),
+        (CardPlayed(t=3.0, stack=8, card=Card.parse("y2")), 3.2),
+        (CardPlayed(t=5.0, stack=9, card=Card.parse("y2")), 5.2),
+    ]
+    assert score_round(truth, said).plays.right == 4
