@@ -228,8 +228,10 @@ class Judge:
         first = book.last_landing
         assert first is not None
         self.centre.pop()
+        book.stack = first.stack  # None again when the first card had started the stack
         height = self._height(book)
-        result = self.centre.push_together([first, landing])
+        result = self.centre.push_together([first, replace(landing, stack=first.stack)])
+        book.stack = result.stack
         book.last_landing = None
         book.departing.append((landing.card, height))
         # the first card's play was already announced; do not announce it twice

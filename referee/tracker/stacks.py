@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from referee.cards import LOWEST, Card
 from referee.events import Placement
 from referee.sightings import FrameSightings, Sighting
-from referee.tracker.voting import Ballot, VotingSettings
+from referee.tracker.voting import Ballot, Candidate, VotingSettings
 
 # ---------------------------------------------------------------------------------------------- changes
 
@@ -539,7 +539,32 @@ class StackTracker:
         height = _height_in(pile.cards, winner.card)
         if height >= 0:
             return self._uncover(pile, winner.card, height, winner.last_t)
-        return [self._land(pile, winner.card, winner.first_t, winner.first_frame, winner.placement)]
+        places = self._places(winner)
+        first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2])
+        if len(places) < 2:
+            return [first]
+        t, frame, placement = places[-1]  # a second copy landed while the first was being voted on
+        return [first, self._land(pile, winner.card, t, frame, placement, copy=True)]
+
+    def _places(self, run: Candidate) -> list[tuple[float, int, Placement | None]]:
+        """Where a face was read during its vote: once, or at two places (a second copy landed meanwhile).
+        Readings are grouped around their running mean; a group counts from 3 readings, so lone misreads of a
+        card beside it do not make a second place. Returns (first time, first frame, place) oldest first."""
+        s = self.settings
+        groups: list[tuple[float, int, Pose, int, Placement]] = []
+        for t, frame, placement in run.trail:
+            if placement is None:
+                continue
+            pose = (placement.x, placement.y, placement.angle)
+            if groups and same_pose(groups[-1][2], pose, s.pose_mm, s.pose_deg):
+                t0, f0, mean, n, _ = groups[-1]
+                groups[-1] = (t0, f0, _blend(mean, pose, 1.0 / (n + 1)), n + 1, placement)
+            else:
+                groups.append((t, frame, pose, 1, placement))
+        held = [g for g in groups if g[3] >= 3]
+        if len(held) < 2 or same_pose(held[0][2], held[-1][2], s.pose_mm, s.pose_deg):
+            return [(run.first_t, run.first_frame, held[-1][4] if held else run.placement)]
+        return [(run.first_t, run.first_frame, held[0][4]), (held[-1][0], held[-1][1], held[-1][4])]
 
     def _land(
         self, pile: Pile, card: Card, t: float, frame: int, placement: Placement | None, *, copy: bool = False

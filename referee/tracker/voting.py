@@ -18,7 +18,7 @@ event reports when the card came down, not when the vote was won.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.cards import Card
 from referee.events import Placement
@@ -54,6 +54,8 @@ class Candidate:
     weight: float = 0.0
     streak: float = 0.0
     """Weight of the readings since ``first_t``."""
+    trail: deque[tuple[float, int, Placement | None]] = field(default_factory=lambda: deque(maxlen=24))
+    """The latest readings' times, frames and places (two copies of one face differ by place only)."""
     placement: Placement | None = None
     """Where the card lies, by its latest reading (a first reading may be a misread of the card beside it)."""
 
@@ -83,10 +85,12 @@ class Ballot:
         elif t - run.last_t > self.settings.glimpse_gap_s and run.streak < self.settings.min_frames * 0.4:
             # the readings so far were sporadic and unsure (misreads of the card below?): the card came down now
             run.first_t, run.first_frame, run.placement, run.streak = t, frame, placement, 0.0
+            run.trail.clear()
         run.last_t = t
         run.frames += 1
         run.streak += weight
         run.placement = placement if placement is not None else run.placement
+        run.trail.append((t, frame, placement))
         run.weight += weight
         self._forget_before(t - self.settings.window_s)
 

@@ -327,3 +327,64 @@ def test_events_are_in_time_order_and_typed():
     assert [type(e) for e in events] == [StackStarted, CardPlayed, CardPlayed]
     assert [e.t for e in events] == sorted(e.t for e in events)
     assert all(e.card == Card.parse(f"r{i + 1}") for i, e in enumerate(events))
+
+
+# ------------------------------------------------------------------------ copies of a face told apart by place
+
+
+@pytest.mark.parametrize(
+    ("card", "reason"),
+    [("r3", "wrong_number"), ("r2", "wrong_number"), ("r1", "wrong_number")],
+    ids=["repeat-of-the-top", "lower-number", "a-one-on-the-stack"],
+)
+def test_a_face_the_stack_already_holds_landing_elsewhere_is_a_second_card(card: str, reason: str):
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3")
+    wrong = table.put(last + 1.0, card, (12, -9), angle=15)
+    table.take(last + 2.5, wrong)
+    events, emitted = film(table, last + 4.0, Noise(jitter_mm=1.0, jitter_deg=1.5, seed=8))
+    assert summary(events)[-2:] == [("illegal_play", 1, card), ("card_taken_back", 1, card)]
+    assert events[-2].reason == reason  # type: ignore[attr-defined]
+    assert emitted[-2] - (last + 1.0) <= 0.5
+
+
+def test_two_identical_cards_slapped_moments_apart_are_a_conflict():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "g1 g2")
+    table.put(last + 1.0, "g3", (-6, 0))
+    second = table.put(last + 1.3, "g3", (8, 10), angle=14)
+    table.take(last + 2.8, second)
+    events, _ = film(table, last + 4.0)
+    assert [e.type for e in events][-3:] == ["card_played", "conflict", "card_taken_back"]
+    assert "illegal_play" not in [e.type for e in events]
+    assert events[-2].t == events[-3].t  # the conflict is dated when the first card came down
+
+
+def test_the_top_revealed_elsewhere_after_a_hidden_landing_is_a_conflict_not_a_violation():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "b1 b2")
+    table.hide(last + 0.95, last + 1.4, (0, 0))
+    table.put(last + 1.0, "b3", (-8, 4))  # lands under the hand ...
+    twin = table.put(last + 1.1, "b3", (9, -10), angle=16)  # ... and so does its twin, on top
+    table.take(last + 2.5, twin)
+    events, _ = film(table, last + 4.0)
+    assert [e.type for e in events][-3:] == ["card_played", "conflict", "card_taken_back"]
+    assert "illegal_play" not in [e.type for e in events]
+
+
+def test_a_card_down_just_before_the_stop_counts_though_its_vote_ends_after():
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "y1 y2")
+    table.put(last + 1.0, "y3", (2, 2))
+    events, _ = film(table, last + 2.5, stop_at=last + 1.1)
+    assert summary(events)[-2:] == [("round_stopped", None, "None"), ("card_played", 1, "y3")]
+
+
+def test_cards_outside_the_centre_zone_are_not_stacks():
+    table = ScriptedTable(FPS)
+    table.zone = ((-200.0, -200.0), (200.0, -200.0), (200.0, 200.0), (-200.0, 200.0))
+    table.put(0.0, "r1", (0, 0))
+    table.put(0.5, "g7", (0, 400))  # a player's row, in front of them
+    table.put(1.0, "r2", (3, 3))
+    events, _ = film(table, 2.5)
+    assert summary(events) == [("stack_started", 1, "r1"), ("card_played", 1, "r2")]
