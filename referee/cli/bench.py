@@ -14,14 +14,16 @@ import time
 
 from referee.backs import Catalogue
 from referee.errors import SetupError
-from referee.simulator import Round
+from referee.simulator import BotProfile, Round, SimSettings
+from referee.simulator.bots import PACES
 
 # Benchmark modules of other components, each exposing ``register(subparsers)``.
 BENCH_MODULES: tuple[str, ...] = ("referee.cli.bench_detect",)
 
 SIMULATE_EPILOG = """\
-example:
+examples:
   ligretto bench simulate --rounds 200
+  ligretto bench simulate --rounds 60 --pace fast
 
 prints rounds per second (wall clock and CPU time) for 4 and 12 players (seeds 0..N-1, one process, no
 output files), their ratio, and the distribution of simulated round durations."""
@@ -43,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     simulate.add_argument("--rounds", type=int, default=200, help="rounds per player count (default: 200)")
+    simulate.add_argument(
+        "--pace", choices=list(PACES), default="normal", help="the bots' pace, as in simulate (default: normal)"
+    )
     simulate.set_defaults(func=run_simulate)
     for name in BENCH_MODULES:
         importlib.import_module(name).register(targets)
@@ -53,18 +58,19 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise SetupError(f"--rounds must be at least 1, not {args.rounds}")
     backs = Catalogue.default().ids
+    settings = SimSettings(bots=BotProfile.pace(args.pace))
     rates: dict[int, float] = {}
     for players in (4, 12):
         wall, cpu = time.perf_counter(), time.process_time()
-        durations = [Round(backs[:players], seed=seed).play().duration for seed in range(args.rounds)]
+        durations = [Round(backs[:players], seed, settings).play().duration for seed in range(args.rounds)]
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         # CPU time too: on a shared machine the wall clock also counts other processes' turns.
         rates[players] = args.rounds / max(cpu, 1e-9)
         tenths = statistics.quantiles(durations, n=10) if len(durations) > 1 else [durations[0]] * 9
         print(
             f"{players:2d} players: {args.rounds / wall:7.1f} rounds/s wall, {rates[players]:7.1f} rounds per CPU"
-            f" second ({args.rounds} rounds, seeds 0..{args.rounds - 1}); simulated round length median"
-            f" {statistics.median(durations):.0f} s, 10-90% {tenths[0]:.0f}-{tenths[-1]:.0f} s"
+            f" second ({args.rounds} rounds, seeds 0..{args.rounds - 1}, {args.pace} pace); simulated round length"
+            f" median {statistics.median(durations):.0f} s, 10-90% {tenths[0]:.0f}-{tenths[-1]:.0f} s"
         )
     print(f"ratio 4/12 players (CPU): {rates[4] / rates[12]:.2f}x")
     return 0

@@ -139,6 +139,12 @@ def test_bench_simulate_prints_rounds_per_second_for_4_and_12_players_and_their_
     assert lines[2].startswith("ratio 4/12 players (CPU):")
 
 
+def test_bench_simulate_measures_the_bots_of_a_pace(capsys):
+    assert main(["bench", "simulate", "--rounds", "2", "--pace", "fast"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "fast pace" in lines[0] and "fast pace" in lines[1]
+
+
 def test_bench_without_a_target_lists_the_benchmarks(capsys):
     assert main(["bench"]) == 2
     assert "simulate" in capsys.readouterr().out
