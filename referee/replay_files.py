@@ -22,7 +22,7 @@ from referee.tracker import RefereeSettings
 from vision.annotate import OverlayState, annotate, scaled
 from vision.geometry import TableGeometry
 from vision.oracle import DEFAULT_MIN_VISIBLE, truth_frames_path
-from vision.sources import VideoSource
+from vision.sources import VideoSource, prefetched
 
 OUTPUTS = ("events.jsonl", "summary.json", "annotated.mp4", "report.html")
 
@@ -90,10 +90,10 @@ def replay_video(
             labelled = list(vision.label_frames())
             step = max(1, len(labelled) // session.settings.sample_frames)
             samples = [labelled[0], *labelled[step // 2 :: step]] if labelled else []
-            frames = source.frames() if pictures else vision.label_frames()
+            frames = prefetched(source.frames()) if pictures else vision.label_frames()
         else:
             samples = list(source.sample(session.sample_times(source.info)))
-            frames = source.frames()
+            frames = prefetched(source.frames())
         writer = _annotated_writer(out, source, options) if options.video else None
         try:
             result = session.run(

@@ -15,6 +15,8 @@ Bad input is reported, not raised mid-way: a file that cannot be opened at all r
 from __future__ import annotations
 
 import math
+import queue
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -263,6 +265,30 @@ class CameraSource:
 
     def close(self) -> None:
         self.capture.release()
+
+
+def prefetched(frames: Iterator[Frame], depth: int = 8) -> Iterator[Frame]:
+    """The same frames, decoded ahead in a thread (FFmpeg and OpenCV release the GIL, so decoding the next
+    frames overlaps with reading the current one); an error in the decoder is raised here, in order.
+
+    >>> [f.index for f in prefetched(iter([Frame(0, 0.0, None), Frame(1, 0.1, None)]))]
+    [0, 1]
+    """
+    box: queue.Queue[Frame | BaseException | None] = queue.Queue(depth)
+
+    def decode() -> None:
+        try:
+            for frame in frames:
+                box.put(frame)
+        except BaseException as exc:  # handed to the reader, who raises it
+            box.put(exc)
+        box.put(None)
+
+    threading.Thread(target=decode, name="decode", daemon=True).start()
+    while (item := box.get()) is not None:
+        if isinstance(item, BaseException):
+            raise item
+        yield item
 
 
 def read_image(path: str | Path) -> Image:
