@@ -225,6 +225,7 @@ def _effects(rng: np.random.Generator, tilt_deg: float) -> Effects:
         defocus_sigma=float(rng.uniform(0.5, 2.0)) if rng.random() < 0.2 else 0.0,
         noise_scale=float(rng.uniform(0.5, 1.5)),
         jpeg_quality=int(rng.integers(35, 90)) if rng.random() < 0.3 else 0,
+        sharpen=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.3 else 0.0,
         gamma=float(rng.uniform(0.8, 1.2)),
         saturation=float(rng.uniform(0.75, 1.25)),
     )

@@ -55,6 +55,7 @@ class Effects:
     noise_scale: float = 1.0
     jpeg_quality: int = 0  # 0: no compression artefacts
     far_blur_sigma: float = 0.0  # shallow depth of field: a tilted view blurs towards its far (top) side
+    sharpen: float = 0.0  # unsharp-mask amount: phones and webcams sharpen, leaving halos at edges
     gamma: float = 1.0  # the camera's tone curve (< 1 brighter mid-tones)
     saturation: float = 1.0  # the camera's colour processing (1: as lit)
 
@@ -215,6 +216,9 @@ def _apply_effects(image: Float, effects: Effects, light: Light, rng: np.random.
         image = image + (far - image) * ramp
     if effects.defocus_sigma > 0.3:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.defocus_sigma), np.float32)
+    if effects.sharpen > 0:
+        soft = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.2), np.float32)
+        image = image + (image - soft) * np.float32(effects.sharpen)
     sigma = light.noise * effects.noise_scale / max(light.exposure, 0.3)
     if sigma > 0:
         # Shot noise grows with brightness; read noise does not: a blend of both, per channel.
