@@ -27,11 +27,11 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 import cv2
@@ -229,7 +229,9 @@ def rendered_frames(p: Plan) -> Iterator[Frame]:
         for index in range(p.frames):
             yield renderer.render(index)
         return
-    context: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    # spawn, not fork: the encoder's and OpenCV's threads are running, and a forked child can inherit a
+    # lock one of them held (it then hangs at its first OpenCV call)
+    context: Any = multiprocessing.get_context("spawn")
     queues = [context.Queue(maxsize=QUEUE_FRAMES) for _ in range(workers)]
     plan_of = chunks(p.frames, workers)
     processes = [context.Process(target=_worker, args=(p, plan_of[w], queues[w]), daemon=True) for w in range(workers)]
@@ -238,7 +240,7 @@ def rendered_frames(p: Plan) -> Iterator[Frame]:
     try:
         for index in range(p.frames):
             worker = (index // CHUNK_FRAMES) % workers
-            item = queues[worker].get()
+            item = _next_item(queues[worker], processes[worker])
             if isinstance(item, str):
                 raise RuntimeError(f"video worker {worker} failed: {item}")
             yield _unpack(item)
@@ -247,6 +249,16 @@ def rendered_frames(p: Plan) -> Iterator[Frame]:
             if process.is_alive():
                 process.terminate()
             process.join()
+
+
+def _next_item(queue: Any, process: Any) -> Any:
+    """The worker's next frame; a worker that died without a word is an error, not a hang."""
+    while True:
+        try:
+            return queue.get(timeout=2.0)
+        except Empty:
+            if not process.is_alive():
+                raise RuntimeError(f"video worker {process.pid} ended (exit code {process.exitcode})") from None
 
 
 def _worker(p: Plan, ranges: Sequence[range], queue: Any) -> None:
