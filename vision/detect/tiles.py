@@ -24,8 +24,8 @@ from vision.detections import KIND_NAMES
 
 MIN_VISIBLE = 0.1  # cards showing less of their area...
 MIN_VISIBLE_PX = 600.0  # ...and fewer pixels than this are not asked of the detector
-MIN_INSIDE = 0.25  # a card needs this share of its area inside the tile to be labelled there
-MIN_INSIDE_PX = 300.0
+MIN_INSIDE_PX = 300.0  # a card cut by the tile border is labelled if this much of it lies inside
+ON_A_CARD = 0.85  # share of tiles centred near a card rather than anywhere (empty table teaches little)
 
 
 def polygon_area(points: npt.ArrayLike) -> float:
@@ -71,7 +71,9 @@ def tile_lines(cards: list[dict[str, object]], x0: int, y0: int, tile: int) -> l
         if visible < MIN_VISIBLE and visible * polygon_area(quad) < MIN_VISIBLE_PX:
             continue
         box, inside = box_in_window(quad - [x0, y0], (tile, tile))
-        if inside < MIN_INSIDE or inside * polygon_area(quad) < MIN_INSIDE_PX:
+        # Every visible piece counts, however small its share: an unlabelled piece of card would teach the
+        # detector that cards are background. The piece is boxed by the rotated rectangle around it.
+        if inside * polygon_area(quad) < MIN_INSIDE_PX:
             continue
         values = " ".join(f"{v:.6f}" for v in (box / tile).ravel())
         lines.append(f"{KIND_NAMES.index(str(card['kind']))} {values}")
@@ -94,8 +96,7 @@ def write_tiles(source: Path, out: Path, tile: int = 320, per_image: int = 1, se
             raise FileNotFoundError(f"cannot read image {source / data['image']} named by {label}")
         split = Path(data["image"]).parent.name
         for k in range(per_image):
-            x0 = int(rng.integers(0, image.shape[1] - tile + 1))
-            y0 = int(rng.integers(0, image.shape[0] - tile + 1))
+            x0, y0 = _tile_origin(rng, data["cards"], image.shape[1], image.shape[0], tile)
             name = f"{label.stem}_{k}"
             for kind in ("images", "labels"):
                 (out / kind / split).mkdir(parents=True, exist_ok=True)
@@ -106,3 +107,15 @@ def write_tiles(source: Path, out: Path, tile: int = 320, per_image: int = 1, se
     names = "names:\n  0: face\n  1: back\n"
     (out / "dataset.yaml").write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n{names}")
     return written
+
+
+def _tile_origin(
+    rng: np.random.Generator, cards: list[dict[str, object]], width: int, height: int, tile: int
+) -> tuple[int, int]:
+    """Top-left of a tile: mostly around a random card's centre (jittered), otherwise anywhere."""
+    if cards and rng.random() < ON_A_CARD:
+        centre = np.asarray(cards[int(rng.integers(len(cards)))]["corners"], np.float64).mean(axis=0)
+        x, y = centre + rng.uniform(-0.4 * tile, 0.4 * tile, 2) - tile / 2
+    else:
+        x, y = rng.uniform(0, width - tile), rng.uniform(0, height - tile)
+    return int(np.clip(x, 0, width - tile)), int(np.clip(y, 0, height - tile))

@@ -23,7 +23,8 @@ def card(corners: list[list[float]], visible: float = 1.0, kind: str = "face") -
     [
         (0, 0, 1, 1.0),  # wholly inside the tile
         (130, 0, 1, 0.5),  # cut in half by the tile's left border
-        (150, 0, 0, 1 / 6),  # too little of it inside
+        (150, 0, 1, 1 / 6),  # a sixth of it, still a visible piece of card
+        (158, 0, 0, 1 / 30),  # a sliver too thin to ask for
         (300, 300, 0, 0.0),  # elsewhere
     ],
 )
