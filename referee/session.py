@@ -146,8 +146,7 @@ class Session:
             return result
         result.timings["geometry_s"] = found_s
         _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
-        result.unreadable += source.unreadable
-        result.broken = source.broken
+        result.broken = source.broken  # its unreadable frames came through as frames without a picture: counted
         if result.unreadable:
             result.warnings.append(f"{result.unreadable} unreadable frames were skipped")
         result.wall_s = time.perf_counter() - start
