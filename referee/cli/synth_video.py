@@ -36,7 +36,7 @@ examples:
   ligretto synth video --players 4 --seed 1 --out out/round.mp4
   ligretto synth video --players 2 --seed 4 --mistakes 0.02 --fast-bots --speed 1.5 --out out/quick.mp4
   ligretto synth video --players 6 --seed 2 --view table --duration-limit 20 --out out/table.mp4
-  ligretto synth video --bench --frames 300
+  ligretto synth video --bench --frames 600
 
 writes FILE.mp4 (H.264, browser-playable) and beside it FILE.events.jsonl (the ground-truth event log with
 video times and frame numbers), FILE.frames.jsonl (per frame: every card's corners, identity, visible
@@ -90,7 +90,7 @@ def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     film.add_argument("--workers", type=int, default=2, help="processes rendering frames (default 2)")
     film.add_argument("--quiet", action="store_true", help="no progress bar")
     film.add_argument("--bench", action="store_true", help="measure frames per second instead (4 players, 1280x720)")
-    film.add_argument("--frames", type=int, default=300, help="frames to time with --bench (default 300)")
+    film.add_argument("--frames", type=int, default=600, help="frames to time with --bench (default 600)")
     parser.set_defaults(func=run)
 
 

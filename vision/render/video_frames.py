@@ -73,6 +73,10 @@ class VideoLook:
     drift: Drift
     noise: float
     seed: int
+    gamma: float = 1.0
+    """The camera's tone curve (< 1 brighter mid-tones), as the still scenes draw it."""
+    saturation: float = 1.0
+    """The camera's colour processing (1: as lit)."""
 
     @classmethod
     def for_timeline(
@@ -106,6 +110,8 @@ class VideoLook:
             drift=Drift.random(rng),
             noise=float(rng.uniform(1.0, 2.5)),
             seed=int(seed),
+            gamma=float(rng.uniform(0.8, 1.2)),
+            saturation=float(rng.uniform(0.8, 1.2)),
         )
 
 
@@ -211,6 +217,7 @@ class FrameRenderer:
         light = look.light
         self.lightmap = (light.shading(size)[..., None] * np.asarray(light.gains, np.float32)).astype(np.float32)
         self.glare = _glare_layers(light, size)
+        self.tone = _tone(look.gamma, look.saturation)
         self.tints = np.random.default_rng([look.seed, 7]).uniform(0.94, 1.05, len(timeline.cards))
         bank = np.random.default_rng([look.seed, 11]).normal(
             0.0, look.noise, (h + NOISE_BANK_PAD, w + NOISE_BANK_PAD, 3)
@@ -361,6 +368,11 @@ class FrameRenderer:
             lit = np.asarray(cv2.add(lit, everywhere), np.uint8)
             cards = ((canvas_ids > 0) & (canvas_ids != OCCLUDER_ID)).view(np.uint8)
             cv2.add(lit, on_cards, dst=lit, mask=cards)
+        colour, curve = self.tone
+        if colour is not None:
+            lit = np.asarray(cv2.transform(lit, colour), np.uint8)
+        if curve is not None:
+            lit = np.asarray(cv2.LUT(lit, curve), np.uint8)
         matrix = self._frame_matrix(t)
         image, ids = self._to_frame(lit, canvas_ids, matrix)
         image = self._add_noise(image, index)
@@ -477,6 +489,18 @@ class FrameRenderer:
                 }
             )
         return tuple(labels)
+
+
+def _tone(gamma: float, saturation: float) -> tuple[npt.NDArray[np.float32] | None, Image | None]:
+    """The camera's colour matrix (saturation about the grey of each pixel) and tone curve (a lookup
+    table); None where it changes nothing."""
+    colour = None
+    if saturation != 1.0:
+        colour = (np.eye(3) * saturation + (1.0 - saturation) / 3.0).astype(np.float32)
+    curve = None
+    if gamma != 1.0:
+        curve = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma + 0.5, 0, 255).astype(np.uint8)
+    return colour, curve
 
 
 def _glare_layers(light: Light, size: tuple[int, int]) -> tuple[Image, Image] | None:
