@@ -19,10 +19,14 @@ from vision.evaluate.matching import IOU_THRESHOLDS, average_precision, greedy_m
 from vision.evaluate.truth import Truth
 
 MATCH_IOU = 0.5
+# Cards showing less than this are not asked of the detector (the dataset exporter's own threshold): missing
+# them costs nothing, and a detection on one is neither a hit nor a false positive (COCO's "ignore").
+ASKED_VISIBLE = 0.15
 VISIBILITY_BUCKETS: tuple[tuple[str, float, float], ...] = (
     (">=50%", 0.5, 1.01),
     ("25-50%", 0.25, 0.5),
-    ("<25%", 0.0, 0.25),
+    ("15-25%", ASKED_VISIBLE, 0.25),
+    ("<15% (not asked)", 0.0, ASKED_VISIBLE),
 )
 WIDTH_BUCKETS: tuple[tuple[str, float, float], ...] = (
     ("<50px", 0.0, 50.0),
@@ -92,7 +96,7 @@ class _Curve:
     """Per class: every low-confidence prediction's score and, per IoU threshold, whether it was a hit."""
 
     scores: list[np.ndarray] = field(default_factory=list)
-    hits: list[np.ndarray] = field(default_factory=list)  # each (n_pred, n_thresholds)
+    hits: list[np.ndarray] = field(default_factory=list)  # each (n_pred, n_thresholds): 1 hit, 0 false, -1 ignored
     truths: int = 0
 
 
@@ -116,32 +120,35 @@ class Scorer:
     ) -> ImageRow:
         """Scores one image. ``recognised`` is ``candidates`` at confidence >= ``conf``, identities filled."""
         self._add_curves(truth, candidates)
+        asked = truth.visible >= ASKED_VISIBLE
         ious = iou_matrix(recognised.corners, truth.corners)
         same_kind = recognised.kind[:, None] == truth.kind[None, :]
-        matched = greedy_match(ious, recognised.confidence, MATCH_IOU, same_kind)
-        any_kind = greedy_match(ious, recognised.confidence, MATCH_IOU)
+        matched = match_asked_first(ious, recognised.confidence, MATCH_IOU, asked, same_kind)
+        any_kind = match_asked_first(ious, recognised.confidence, MATCH_IOU, asked)
         found = np.zeros(len(truth), bool)
         found[matched[matched >= 0]] = True
         self._found.append(found)
         self._visible.append(truth.visible)
         self._width.append(truth.width_px)
-        tp = int((matched >= 0).sum())
+        hit = (matched >= 0) & asked[np.maximum(matched, 0)]
+        tp, fp = int(hit.sum()), int((matched < 0).sum())
         self._tp += tp
-        self._fp += len(recognised) - tp
-        errors = self._identity_errors(truth, recognised, matched)
+        self._fp += fp
+        errors = self._identity_errors(truth, recognised, np.where(hit, matched, -1))
         self._ms.append((detect_ms, rec_ms))
-        missed = np.flatnonzero(~found)
+        missed = np.flatnonzero(~found & asked)
         errors += [f"missed {KIND_NAMES[truth.kind[m]]} ({truth.visible[m]:.0%} visible)" for m in missed]
         errors += [f"false {KIND_NAMES[recognised.kind[p]]}" for p in np.flatnonzero(matched < 0)]
+        any_hit = (any_kind >= 0) & asked[np.maximum(any_kind, 0)]
         row = ImageRow(
             image=str(truth.image),
-            cards=len(truth),
+            cards=int(asked.sum()),
             detections=len(recognised),
             true_positives=tp,
-            false_positives=len(recognised) - tp,
+            false_positives=fp,
             missed=len(missed),
             missed_visible_50=int((truth.visible[missed] >= 0.5).sum()),
-            kind_errors=int((any_kind >= 0).sum()) - tp,
+            kind_errors=int(any_hit.sum()) - tp,
             face_errors=sum(e.startswith("face") for e in errors),
             back_errors=sum(e.startswith("back") for e in errors),
             detect_ms=round(detect_ms, 2),
@@ -153,13 +160,14 @@ class Scorer:
 
     def _add_curves(self, truth: Truth, candidates: CardDetections) -> None:
         ious = iou_matrix(candidates.corners, truth.corners)
+        asked = truth.visible >= ASKED_VISIBLE
         for kind, curve in self._curves.items():
             preds = np.flatnonzero(candidates.kind == kind)
             truths = np.flatnonzero(truth.kind == kind)
-            curve.truths += len(truths)
+            curve.truths += int(asked[truths].sum())
             sub = ious[np.ix_(preds, truths)]
             scores = candidates.confidence[preds]
-            hits = np.stack([greedy_match(sub, scores, t) >= 0 for t in IOU_THRESHOLDS], axis=1)
+            hits = np.stack([_outcome(sub, scores, t, asked[truths]) for t in IOU_THRESHOLDS], axis=1)
             curve.scores.append(scores)
             curve.hits.append(hits.reshape(len(preds), len(IOU_THRESHOLDS)))
 
@@ -180,22 +188,23 @@ class Scorer:
 
     def summary(self) -> Summary:
         ap = {KIND_NAMES[k]: self._ap(c) for k, c in self._curves.items()}
-        found = _cat(self._found, bool)
         visible = _cat(self._visible, np.float32)
+        asked = visible >= ASKED_VISIBLE
+        found = _cat(self._found, bool)
         width = _cat(self._width, np.float32)
         faces = [(t, p) for t, p, v in self._face if v >= IDENTITY_MIN_VISIBLE]
         six_nine = [(t, p) for t, p in faces if _number(t) in (6, 9)]
         ms = np.asarray(self._ms).reshape(-1, 2)
         return Summary(
             images=len(self.rows),
-            cards=len(found),
+            cards=int(asked.sum()),
             map50_95=float(np.nanmean([a.mean() for a in ap.values()])),
             map50=float(np.nanmean([a[0] for a in ap.values()])),
             ap50_95_by_kind={k: float(a.mean()) for k, a in ap.items()},
             precision=Rate(self._tp, self._tp + self._fp),
-            recall=Rate(int(found.sum()), len(found)),
+            recall=Rate(int(found[asked].sum()), int(asked.sum())),
             recall_by_visibility=_bucketed(found, visible, VISIBILITY_BUCKETS),
-            recall_by_width=_bucketed(found, width, WIDTH_BUCKETS),
+            recall_by_width=_bucketed(found[asked], width[asked], WIDTH_BUCKETS),
             face_identity=Rate(sum(t == p for t, p in faces), len(faces)),
             back_identity=Rate(sum(t == p for t, p in self._back), len(self._back)),
             six_nine_confusion=Rate(sum(_number(p) == 15 - _number(t) for t, p in six_nine), len(six_nine)),
@@ -208,9 +217,31 @@ class Scorer:
     @staticmethod
     def _ap(curve: _Curve) -> npt.NDArray[np.float64]:
         scores = np.concatenate(curve.scores) if curve.scores else np.zeros(0)
-        hits = np.concatenate(curve.hits) if curve.hits else np.zeros((0, len(IOU_THRESHOLDS)), bool)
-        order = np.argsort(-scores, kind="stable")
-        return np.array([average_precision(hits[order, i], curve.truths) for i in range(len(IOU_THRESHOLDS))])
+        hits = np.concatenate(curve.hits) if curve.hits else np.zeros((0, len(IOU_THRESHOLDS)), np.int8)
+        ordered = hits[np.argsort(-scores, kind="stable")]
+        return np.array([average_precision(h[h >= 0] == 1, curve.truths) for h in ordered.T])
+
+
+def match_asked_first(
+    ious: np.ndarray, scores: np.ndarray, threshold: float, asked: np.ndarray, allowed: np.ndarray | None = None
+) -> np.ndarray:
+    """Like ``greedy_match``, but predictions first compete for asked cards, and only the rest for hidden ones.
+
+    In a stack, a detection overlaps the visible top card and the hidden cards under it; it belongs to the top.
+    """
+    allow = np.ones(ious.shape, bool) if allowed is None else allowed
+    first = greedy_match(ious, scores, threshold, allow & asked[None, :])
+    rest = np.flatnonzero(first < 0)
+    second = greedy_match(ious[rest], scores[rest], threshold, allow[rest] & ~asked[None, :])
+    first[rest] = second
+    return first
+
+
+def _outcome(ious: np.ndarray, scores: np.ndarray, threshold: float, asked: np.ndarray) -> np.ndarray:
+    """Per prediction: 1 a hit on an asked card, -1 on a hidden one (ignored), 0 a false positive."""
+    matched = match_asked_first(ious, scores, threshold, asked)
+    hidden = (matched >= 0) & ~asked[np.maximum(matched, 0)]
+    return np.where(matched < 0, 0, np.where(hidden, -1, 1)).astype(np.int8)
 
 
 def _face_name(colour: int, number: int) -> str:

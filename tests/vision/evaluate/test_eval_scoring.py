@@ -18,7 +18,7 @@ from vision.evaluate.truth import Truth, iter_truth
 QUADS = obb_to_quads([[100, 100, 60, 92, 0.3], [300, 100, 60, 92, 1.2], [500, 300, 30, 46, 0.0]])
 
 
-def truth(visible: tuple[float, ...] = (1.0, 0.4, 0.1)) -> Truth:
+def truth(visible: tuple[float, ...] = (1.0, 0.4, 0.2)) -> Truth:
     cards = [
         {"kind": "face", "colour": "red", "number": 6, "back": None, "corners": QUADS[0].tolist()},
         {"kind": "face", "colour": "blue", "number": 9, "back": None, "corners": QUADS[1].tolist()},
@@ -78,7 +78,7 @@ def test_misses_land_in_their_visibility_bucket_and_false_boxes_cost_precision()
     scorer.add(truth(), found, found, 5.0, 2.0)
     summary = scorer.summary()
     buckets = {name: (rate.hits, rate.total) for name, rate in summary.recall_by_visibility.items()}
-    assert buckets == {">=50%": (1, 1), "25-50%": (0, 1), "<25%": (0, 1)}
+    assert buckets == {">=50%": (1, 1), "25-50%": (0, 1), "15-25%": (0, 1), "<15% (not asked)": (0, 0)}
     assert (summary.precision.hits, summary.precision.total) == (1, 2)
 
 
@@ -136,3 +136,23 @@ def test_truth_is_read_from_label_json_and_finds_its_image(tmp_path: Path) -> No
     assert loaded.image == tmp_path / "images" / "heldout" / "a.jpg"
     assert loaded.kind.tolist() == [BACK] and loaded.back.tolist() == ["x"]
     assert loaded.width_px[0] == pytest.approx(60, abs=0.5)
+
+
+def test_a_card_hidden_under_a_stack_is_not_asked_for_and_a_box_on_it_is_no_false_positive() -> None:
+    scorer = Scorer(conf=0.4)
+    hidden = obb_to_quads([[900, 500, 60, 92, 0.0]])
+    cards = [
+        {"kind": k, "colour": c, "number": n, "back": b, "corners": q.tolist(), "visible": v}
+        for k, c, n, b, q, v in [
+            ("face", "red", 6, None, QUADS[0], 1.0),
+            ("face", "red", 5, None, QUADS[0] + 2, 0.02),  # the card under it, all but hidden
+            ("face", "blue", 2, None, hidden[0], 0.05),
+        ]
+    ]
+    labels = Truth.from_cards(Path("s.jpg"), cards)
+    found = detections(np.concatenate([QUADS[:1], hidden]), [FACE, FACE], [0.9, 0.8])
+    row = scorer.add(labels, found, found, 1.0, 1.0)
+    summary = scorer.summary()
+    assert (row.cards, row.true_positives, row.false_positives, row.missed) == (1, 1, 0, 0)
+    assert summary.map50_95 == pytest.approx(1.0)
+    assert summary.recall_by_visibility["<15% (not asked)"].total == 2
