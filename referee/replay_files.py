@@ -93,7 +93,9 @@ def replay_video(
             frames = prefetched(source.frames()) if pictures else vision.label_frames()
         else:
             samples = list(source.sample(session.sample_times(source.info)))
-            frames = prefetched(source.frames())
+            stride = max(1, options.stride)
+            wanted = None if options.video else (lambda index: index % stride == 0)
+            frames = prefetched(source.frames(need_picture=wanted))
         writer = _annotated_writer(out, source, options) if options.video else None
         try:
             result = session.run(

@@ -221,11 +221,11 @@ class _Loop:
 
     def _sightings(self, frame: Frame) -> Any:
         """The frame's sightings, None for an unreadable frame, False for a frame left out by the stride."""
+        if frame.skipped or frame.index % max(1, self.settings.stride):
+            return False
         if frame.image is None and self.pictures:
             self.result.unreadable += 1
             return None
-        if frame.index % max(1, self.settings.stride):
-            return False
         if self._last_reading is not None and frame.image is not None and not self.gate.needs_reading(frame.image):
             detections, visible = self._last_reading
         else:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import queue
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -59,11 +59,15 @@ class VideoInfo:
 
 @dataclass(frozen=True)
 class Frame:
-    """One frame: its number, its time in seconds from the start, and the BGR image (None: unreadable)."""
+    """One frame: its number, its time in seconds from the start, and the BGR image (None: unreadable).
+
+    ``skipped``: decoded but its picture not made, because nobody asked for it (not an unreadable frame).
+    """
 
     index: int
     t: float
     image: Image | None
+    skipped: bool = False
 
 
 class VideoSource:
@@ -93,8 +97,13 @@ class VideoSource:
         self.broken: str | None = None
         self.decoded = 0
 
-    def frames(self, *, stop_at: float | None = None) -> Iterator[Frame]:
+    def frames(
+        self, *, stop_at: float | None = None, need_picture: Callable[[int], bool] | None = None
+    ) -> Iterator[Frame]:
         """Every frame in order; ends early (setting :attr:`broken`) when the file breaks off.
+
+        ``need_picture(index)`` False: the frame is decoded (the next ones depend on it) but its BGR picture,
+        a third of the cost, is not made; it comes out ``skipped``.
 
         Frames are numbered by their timestamps, so a frame the decoder lost (a corrupt packet) leaves a gap:
         each missing number comes out as an unreadable frame (``image=None``), and every later frame keeps its
@@ -133,7 +142,10 @@ class VideoSource:
                         return
                     index = max(self._next, round(t * fps))
                     yield from self._gap(index)
-                    yield Frame(index, t, _bgr(frame))
+                    if need_picture is not None and not need_picture(index):
+                        yield Frame(index, t, None, skipped=True)
+                    else:
+                        yield Frame(index, t, _bgr(frame))
                     self.decoded += 1
                     self._next = index + 1
             if stop_at is None and self._reached_the_end():
