@@ -41,7 +41,8 @@ from referee.errors import InputFileError, SetupError
 from referee.events import Event, write_events
 from referee.simulator.result import RoundResult
 from vision.render.art import ArtSource, PrintedArt
-from vision.render.video_frames import VIEWS, Frame, FrameRenderer, VideoLook
+from vision.render.video_frames import Frame, FrameRenderer
+from vision.render.video_look import VIEWS, VideoLook
 from vision.render.video_timeline import Timeline, frame_of
 from vision.render.video_writer import DEFAULT_CRF, Mp4Writer
 

@@ -36,11 +36,11 @@ import numpy.typing as npt
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from vision.render.art import ArtSource
-from vision.render.camera import Camera, focal_px_from_35mm
 from vision.render.layers import OCCLUDER_ID, Layer, Shadow, composite
-from vision.render.lighting import LIGHT_PRESETS, TRAIN_LIGHTS, Light
-from vision.render.table import TRAIN_SURFACES, VARIANTS, draw_table, surface_tile
-from vision.render.video_motion import Arm, Drift, HandSprite, Shake, grip_direction, motion_blur
+from vision.render.lighting import Light
+from vision.render.table import draw_table, surface_tile
+from vision.render.video_look import VideoLook
+from vision.render.video_motion import HandSprite, grip_direction, motion_blur
 from vision.render.video_timeline import Rest, Timeline, apply_change, frame_of
 
 Image = npt.NDArray[np.uint8]
@@ -48,109 +48,10 @@ Float = npt.NDArray[np.float32]
 Ids = npt.NDArray[np.uint16]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 on the canvas
 
-VIEWS: tuple[str, ...] = ("centre", "table")
-PHONE_FOCAL_35MM = 26.0
 NOISE_BANK_PAD = 16
 BURIED_UNDER = 3
-MIN_CARD_PX = 40.0
 SHUTTER = 0.5
 """Exposure time as a share of the frame interval (1/60 s at 30 fps): how long moving things smear."""
-
-
-@dataclass(frozen=True)
-class VideoLook:
-    """How a round video looks, all of it drawn from one seed: camera, table, light, arms, shake, drift."""
-
-    camera: Camera
-    surface: str
-    surface_variant: int
-    surface_gains: tuple[float, float, float]
-    surface_rotation_deg: float
-    light: Light
-    face_style: int
-    arms: tuple[Arm, ...]
-    shake: Shake
-    drift: Drift
-    noise: float
-    seed: int
-    gamma: float = 1.0
-    """The camera's tone curve (< 1 brighter mid-tones), as the still scenes draw it."""
-    saturation: float = 1.0
-    """The camera's colour processing (1: as lit)."""
-
-    @classmethod
-    def for_timeline(
-        cls,
-        timeline: Timeline,
-        seed: int,
-        size: tuple[int, int] = (1280, 720),
-        view: str = "centre",
-        tilt_deg: float | None = None,
-        surface: str | None = None,
-        light: str | None = None,
-        shake_deg: float = 0.12,
-    ) -> VideoLook:
-        """A look for ``timeline``: ``view`` ``centre`` frames the centre zone and the spreads generously (a
-        phone above the table), ``table`` the whole table."""
-        rng = np.random.default_rng([0x51DE0, seed])
-        tilt = float(rng.uniform(4.0, 14.0)) if tilt_deg is None else tilt_deg
-        camera = frame_camera(timeline, size, view, tilt, float(rng.normal(0, 1.5)))
-        surface = surface or TRAIN_SURFACES[int(rng.integers(len(TRAIN_SURFACES)))]
-        preset = LIGHT_PRESETS[light or TRAIN_LIGHTS[int(rng.integers(len(TRAIN_LIGHTS)))]]
-        return cls(
-            camera=camera,
-            surface=surface,
-            surface_variant=int(rng.integers(VARIANTS)),
-            surface_gains=tuple(float(g) for g in rng.uniform(0.85, 1.1) * rng.uniform(0.95, 1.05, 3)),  # type: ignore[arg-type]
-            surface_rotation_deg=float(rng.uniform(0, 360)),
-            light=preset.sample(rng),
-            face_style=int(rng.integers(12)),
-            arms=tuple(Arm.random(rng) for _ in timeline.seats),
-            shake=Shake.random(rng, shake_deg) if shake_deg > 0 else Shake.still(),
-            drift=Drift.random(rng),
-            noise=float(rng.uniform(1.0, 2.5)),
-            seed=int(seed),
-            gamma=float(rng.uniform(0.8, 1.2)),
-            saturation=float(rng.uniform(0.8, 1.2)),
-        )
-
-
-def frame_camera(timeline: Timeline, size: tuple[int, int], view: str, tilt_deg: float, roll_deg: float) -> Camera:
-    """A phone-like camera (26 mm lens) above the table, far enough to frame the view.
-
-    ``centre`` frames the centre zone and every player's places (where the counting spreads go too), but
-    never so far that a card gets narrower than :data:`MIN_CARD_PX` (at 1280 wide): on a big table the
-    farthest places leave the picture. ``table`` frames the whole table.
-    """
-    if view not in VIEWS:
-        raise ValueError(f"unknown view {view!r}: expected one of {', '.join(VIEWS)}")
-    width, height = size
-    ring = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-    if view == "centre":
-        zone = timeline.centre_radius * np.column_stack([np.cos(ring), np.sin(ring)])
-        points = np.vstack([zone, np.asarray(timeline.landmarks, np.float64).reshape(-1, 2)])
-        margin = 0.6 * CARD_HEIGHT_MM
-    else:
-        points = timeline.table_radius * np.column_stack([np.cos(ring), np.sin(ring)])
-        margin = 0.0
-    # the points grown by the margin, as a camera must see them
-    offsets = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * margin
-    seen = (points[:, None, :] + offsets[None, :, :]).reshape(-1, 2)
-    low, high = seen.min(axis=0), seen.max(axis=0)
-    focal = focal_px_from_35mm(PHONE_FOCAL_35MM, width)
-    target = (float(low[0] + high[0]) / 2, float(low[1] + high[1]) / 2)
-    distance = focal * max((high[0] - low[0]) / width, (high[1] - low[1]) / height)
-    for _ in range(4):  # a tilted camera sees its near side larger: fit what it really sees
-        camera = Camera.looking_at(target, distance, tilt_deg, focal, size, 0.0, roll_deg)
-        px = camera.project(seen)
-        lo, hi = px.min(axis=0), px.max(axis=0)
-        distance *= max((hi[0] - lo[0]) / width, (hi[1] - lo[1]) / height)
-        middle = camera.unproject([(lo + hi) / 2])[0]
-        target = (float(middle[0]), float(middle[1]))
-    least = MIN_CARD_PX / CARD_WIDTH_MM * width / 1280.0
-    if view == "centre" and focal / distance < least:
-        distance = focal / least  # closer: the middle of it all stays in view, the farthest places leave it
-    return Camera.looking_at(target, distance, tilt_deg, focal, size, 0.0, roll_deg)
 
 
 @dataclass(frozen=True, eq=False)
