@@ -214,13 +214,19 @@ def _stack_map(truth: Sequence[Event], found: Sequence[Event], tolerance_s: floa
     mapping: dict[int, int] = {}
     starts = [e for e in found if e.type == "stack_started"]
     for want in (e for e in truth if e.type == "stack_started"):
-        near = [e for e in starts if e.card == want.card and abs(e.t - want.t) <= tolerance_s]
+        near = [e for e in starts if e.card == want.card and abs(e.t - want.t) <= tolerance_s and _close(e, want)]
         if near and want.stack is not None:
             got = min(near, key=lambda e: abs(e.t - want.t))
             starts.remove(got)
             if got.stack is not None:
                 mapping[want.stack] = got.stack
     return mapping
+
+
+def _close(a: Event, b: Event, within_mm: float = 60.0) -> bool:
+    """Same place on the table, when both events say where (two 1s of a colour may start stacks together)."""
+    pa, pb = getattr(a, "placement", None), getattr(b, "placement", None)
+    return pa is None or pb is None or math.hypot(pa.x - pb.x, pa.y - pb.y) <= within_mm
 
 
 def score_events(truth: Sequence[Event], found: Sequence[Event], *, tolerance_s: float = 0.5) -> Score:

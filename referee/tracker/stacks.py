@@ -355,7 +355,7 @@ class StackTracker:
             else:
                 readings.setdefault(best.id, []).append(sighting)
         for sighting in unmatched:
-            pile = self._reacquire(sighting, readings) or self._tentative_for(sighting)
+            pile = self._tentative_for(sighting)
             readings.setdefault(pile.id, []).append(sighting)
         return readings
 
@@ -375,21 +375,18 @@ class StackTracker:
                 best, best_cost = pile, cost
         return best
 
-    def _reacquire(self, sighting: Sighting, readings: dict[int, list[Sighting]]) -> Pile | None:
-        """A pile hidden this frame that was pushed elsewhere: it must show its top or its next card."""
-        card = sighting.card
+    def _moved_stack(self, pile: Pile, card: Card) -> Pile | None:
+        """A stack out of view for a while that a new pile's card continues (its top, or the card after it):
+        the stack was pushed there under a hand. Voted first, so one misread cannot move a stack."""
         best, best_distance = None, self.settings.reacquire_mm
-        for pile in self.stacks:
-            if pile.id in readings or pile.missing_since is None or pile.top is None or card is None:
+        for other in self.stacks:
+            if other is pile or other.top is None or self.unseen_for(other.id) < self.settings.reanchor_after_s:
                 continue
-            if card != pile.top and not card.follows(pile.top):
+            if card != other.top and not card.follows(other.top):
                 continue
-            distance = pile.distance(sighting)
+            distance = math.dist(other.position, pile.position)
             if distance < best_distance:
-                best, best_distance = pile, distance
-        if best is not None:
-            best.reanchor = True  # pushed while hidden: its cards lie elsewhere now
-            best.x, best.y = sighting.centre
+                best, best_distance = other, distance
         return best
 
     def _tentative_for(self, sighting: Sighting) -> Pile:
@@ -409,7 +406,7 @@ class StackTracker:
             gap = max(0.0, frame.t - pile.last_seen_t - self._dt)
             pile.hidden_s += gap
             pile.reanchor = pile.reanchor or gap >= self.settings.reanchor_after_s
-            if gap >= 0.1:  # a hand, not a missed frame or two
+            if gap > 0.05:  # a hand, not a missed frame
                 pile.gap = (pile.last_seen_t, pile.last_seen_frame, frame.t)
             pile.missing_since = None
         pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
@@ -471,7 +468,10 @@ class StackTracker:
         copy above it was picked up): faces alone cannot tell, places can."""
         if top.copy:
             pile.copy_run = self._pose_run(pile.copy_run, pile, top, frame)
-        elif 0 <= top.element < len(pile.cards) - 1 and top.card == pile.top:
+        elif top.element == len(pile.cards) - 1:
+            # the top read where it lies: earlier readings elsewhere were noise (a copy reads elsewhere always)
+            pile.copy_run = pile.uncover_run = None
+        elif top.element >= 0 and top.card == pile.top:
             pile.uncover_run = self._pose_run(pile.uncover_run, pile, top, frame)
         for run in (pile.copy_run, pile.uncover_run):
             if run is None or not self._won(pile, run):
@@ -484,7 +484,10 @@ class StackTracker:
 
     def _pose_run(self, run: _PoseRun | None, pile: Pile, top: _Reading, frame: FrameSightings) -> _PoseRun:
         element = top.element if not top.copy else -1
-        if run is None or run.card != top.card or run.element != element:
+        s = self.settings
+        p = run.placement if run is not None else None
+        moved = p is None or not same_pose((p.x, p.y, p.angle), pose_of(top.sighting), s.pose_mm, s.pose_deg)
+        if run is None or run.card != top.card or run.element != element or (element < 0 and moved):
             return _PoseRun(
                 top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
             )
@@ -536,6 +539,15 @@ class StackTracker:
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
             return []
+        moved = self._moved_stack(pile, winner.card) if pile.tentative else None
+        if moved is not None:
+            pile.gone = True
+            moved.x, moved.y, moved.reanchor = pile.x, pile.y, True
+            moved.missing_since, moved.last_seen_t = None, winner.last_t
+            if winner.card == moved.top:
+                return []
+            moved.ballot = pile.ballot
+            return [self._land(moved, winner.card, winner.first_t, winner.first_frame, winner.placement)]
         height = _height_in(pile.cards, winner.card)
         if height >= 0:
             return self._uncover(pile, winner.card, height, winner.last_t)
@@ -575,7 +587,7 @@ class StackTracker:
             if c.card not in pile.cards and c.card != card and c.frames >= 2 and c.weight >= 1.0
         )
         gap = pile.gap
-        hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.1 else None
+        hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
         change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, copy, hidden_from)
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it

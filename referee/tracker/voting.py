@@ -73,6 +73,7 @@ class Ballot:
     def __post_init__(self) -> None:
         self._votes: deque[tuple[float, Card, float]] = deque()
         self._runs: dict[Card, Candidate] = {}
+        self._glimpses: dict[Card, Candidate] = {}
         self._now = 0.0
 
     def cast(self, t: float, frame: int, card: Card, weight: float, placement: Placement | None = None) -> None:
@@ -108,7 +109,8 @@ class Ballot:
         """The card with enough evidence to be believed as the top now, if any."""
         s = self.settings
         for run in sorted(self._runs.values(), key=lambda r: -r.weight):
-            if run.frames >= s.min_frames and run.span_s >= s.min_span_s and self.share(run.card) >= s.min_share:
+            long_enough = run.span_s >= s.min_span_s - 1e-6
+            if run.frames >= s.min_frames and long_enough and self.share(run.card) >= s.min_share:
                 return run
         return None
 
@@ -117,16 +119,19 @@ class Ballot:
         return self._runs.get(card)
 
     def glimpsed(self) -> tuple[Candidate, ...]:
-        """Every run still remembered, oldest first: cards seen on the stack, believed or not."""
-        return tuple(sorted(self._runs.values(), key=lambda r: r.first_t))
+        """Every card read on the stack since its last change, believed or not, oldest first (runs that ended
+        are remembered until the next change: a card seen for a moment, then covered, was there)."""
+        runs = {**self._glimpses, **self._runs}
+        return tuple(sorted(runs.values(), key=lambda r: r.first_t))
 
     def restart(self, keep: Card) -> None:
         """Forgets every run but ``keep``'s (the stack's new top), once a change has been ruled on."""
         self._runs = {card: run for card, run in self._runs.items() if card == keep}
+        self._glimpses.clear()
 
     def _forget_before(self, horizon: float) -> None:
         while self._votes and self._votes[0][0] < horizon:
             self._votes.popleft()
         stale = [card for card, run in self._runs.items() if self._now - run.last_t > self.settings.max_gap_s]
         for card in stale:
-            del self._runs[card]
+            self._glimpses[card] = self._runs.pop(card)
