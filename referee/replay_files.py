@@ -37,6 +37,8 @@ class ReplayOptions:
     catalogue: Any = None
     model: str | Path | None = None
     oracle: bool = False
+    oracle_boxes: bool = False
+    """The oracle's boxes with the real recogniser reading them (implies pictures)."""
     truth: Path | None = None
     min_visible: float = DEFAULT_MIN_VISIBLE
     stride: int = 1
@@ -48,11 +50,13 @@ class ReplayOptions:
 
 
 def load_vision(video: Path, options: ReplayOptions) -> Vision:
-    if options.oracle:
+    if options.oracle or options.oracle_boxes:
         truth = options.truth or truth_frames_path(video)
         if not truth.is_file():
             raise InputFileError(f"--oracle needs the ground-truth frames {truth} (written by ligretto synth video)")
-        return OracleVision.load(truth, min_visible=options.min_visible)
+        return OracleVision.load(
+            truth, min_visible=options.min_visible, recognise=options.oracle_boxes, catalogue=options.catalogue
+        )
     from referee.session import DetectorVision
 
     return DetectorVision.load(catalogue=options.catalogue, model=options.model)
@@ -85,7 +89,7 @@ def replay_video(
     with VideoSource(video) as source:
         if on_start is not None:
             on_start(source.info.frames)
-        pictures = options.video or options.report or not isinstance(vision, OracleVision)
+        pictures = options.video or options.report or options.oracle_boxes or not isinstance(vision, OracleVision)
         if isinstance(vision, OracleVision):
             labelled = list(vision.label_frames())
             step = max(1, len(labelled) // session.settings.sample_frames)

@@ -31,7 +31,7 @@ from referee.events import Event, IllegalPlay
 from referee.session_result import Emitted, ExitCode, SessionResult
 from referee.session_vision import DetectorVision, OracleVision, Source, Vision
 from referee.sightings import card_quad
-from referee.tracker import Referee, RefereeSettings
+from referee.tracker import Phase, Referee, RefereeSettings
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
 from vision.change import ChangeGate
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
@@ -229,13 +229,28 @@ class _Loop:
         if self._last_reading is not None and frame.image is not None and not self.gate.needs_reading(frame.image):
             detections, visible = self._last_reading
         else:
-            detections, visible = self.session.vision.read(frame)
+            detections, visible = self.session.vision.read(frame, self._keep())
             self.result.frames_seen += 1
             if self.settings.skip_still and frame.image is not None:
                 if self._last_reading is None:
                     self.gate.needs_reading(frame.image)  # the first reading is the gate's first reference
                 self._last_reading = (detections, visible)
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
+
+    def _keep(self) -> Any:
+        """During play only the centre matters: cards outside the centre zone are not recognised (the players'
+        rows would cost more than the stacks); once the centre is gathered, the leftovers count too."""
+        zone = self.geometry.zones.centre
+        if zone is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
+            return None
+        polygon = np.asarray(zone, np.float32).reshape(-1, 1, 2)
+
+        def in_centre(detections: Any) -> np.ndarray:
+            centres = self.geometry.to_table(detections.corners.mean(axis=1)) if len(detections) else np.zeros((0, 2))
+            inside = [cv2.pointPolygonTest(polygon, (float(x), float(y)), False) >= 0 for x, y in centres]
+            return np.asarray(inside, bool)
+
+        return in_centre
 
     def _record(self, events: list[Event], frame: Frame | None) -> None:
         said_t = frame.t if frame is not None else self.result.last_t

@@ -6,7 +6,8 @@ fraction of each card when known (the oracle knows it; a detector does not).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -17,13 +18,18 @@ from vision.detections import CardDetections
 from vision.oracle import DEFAULT_MIN_VISIBLE, TruthFrame, read_truth_frames
 from vision.sources import Frame, VideoInfo
 
+Keep = Callable[[CardDetections], np.ndarray]
+
 
 class Vision(Protocol):
     """Cards in one frame: detections (image pixels, identities filled) and visible fractions when known."""
 
     name: str
 
-    def read(self, frame: Frame) -> tuple[CardDetections, np.ndarray | None]: ...
+    def read(self, frame: Frame, keep: Keep | None = None) -> tuple[CardDetections, np.ndarray | None]:
+        """``keep``: which found cards matter (a mask over the detections), decided before they are
+        recognised, so cards nobody needs (the players' rows during play) cost no recognition."""
+        ...
 
 
 class DetectorVision:
@@ -50,14 +56,26 @@ class DetectorVision:
     def warning(self) -> str | None:
         return getattr(self.reader, "warning", None)
 
-    def read(self, frame: Frame) -> tuple[CardDetections, np.ndarray | None]:
+    def read(self, frame: Frame, keep: Keep | None = None) -> tuple[CardDetections, np.ndarray | None]:
         if frame.image is None:
             return CardDetections.empty(), None
-        reading = self.reader(frame.image)
-        self.detect_ms += reading.detect_ms
-        self.recognise_ms += reading.recognise_ms
         self.calls += 1
-        return reading.detections, None
+        detector = getattr(self.reader, "detector", None)
+        recogniser = getattr(self.reader, "recogniser", None)
+        if detector is None:  # a reader that does both at once
+            reading = self.reader(frame.image)
+            detections = reading.detections
+            return (detections[keep(detections)] if keep is not None else detections), None
+        start = time.perf_counter()
+        detections = detector(frame.image)
+        if keep is not None:
+            detections = detections[keep(detections)]
+        found = time.perf_counter()
+        if recogniser is not None:
+            detections = recogniser(frame.image, detections)
+        self.detect_ms += (found - start) * 1000
+        self.recognise_ms += (time.perf_counter() - found) * 1000
+        return detections, None
 
 
 class OracleVision:
@@ -65,19 +83,46 @@ class OracleVision:
 
     name = "oracle"
 
-    def __init__(self, frames: dict[int, TruthFrame]) -> None:
+    def __init__(self, frames: dict[int, TruthFrame], recogniser: Any = None) -> None:
         self.frames = frames
+        self.recogniser = recogniser
         self.warning: str | None = None
+        if recogniser is not None:
+            self.name = "oracle-boxes"
 
     @classmethod
-    def load(cls, path: str | Path, *, min_visible: float = DEFAULT_MIN_VISIBLE) -> OracleVision:
-        return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)})
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        min_visible: float = DEFAULT_MIN_VISIBLE,
+        recognise: bool = False,
+        catalogue: Any = None,
+    ) -> OracleVision:
+        """``recognise``: only the boxes are true; the recogniser reads each card from the picture (ORACLE BOXES:
+        the referee with real recognition but perfect detection)."""
+        recogniser = None
+        if recognise:
+            from vision.recognise.recogniser import Recogniser
 
-    def read(self, frame: Frame) -> tuple[CardDetections, np.ndarray | None]:
+            try:
+                recogniser = Recogniser(catalogue=catalogue)
+            except (FileNotFoundError, OSError) as exc:
+                raise InputFileError(f"--oracle-boxes needs the recogniser: {exc}") from None
+        return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)}, recogniser)
+
+    def read(self, frame: Frame, keep: Keep | None = None) -> tuple[CardDetections, np.ndarray | None]:
         truth = self.frames.get(frame.index)
         if truth is None:
             return CardDetections.empty(), None
-        return truth.detections, truth.visible
+        detections, visible = truth.detections, truth.visible
+        if keep is not None:
+            mask = keep(detections)
+            detections, visible = detections[mask], visible[mask]
+        if self.recogniser is None or frame.image is None:  # without a picture: the labels (finding the plane)
+            return detections, visible
+        boxes = CardDetections.from_quads(detections.corners, detections.kind, detections.confidence)
+        return self.recogniser(frame.image, boxes), visible
 
     def label_frames(self, stop_at: float | None = None) -> Iterator[Frame]:
         """The labelled frames without their pictures (a replay that needs no video decoded)."""

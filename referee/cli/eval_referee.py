@@ -38,6 +38,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--oracle", action="store_true", help="ORACLE MODE: ground-truth labels instead of the detector"
     )
+    parser.add_argument(
+        "--oracle-boxes",
+        action="store_true",
+        help="ORACLE BOXES: ground-truth card outlines read by the real recogniser (perfect detection only)",
+    )
     parser.add_argument("--stride", type=int, default=1, metavar="K", help="read every K-th frame (default 1)")
     parser.add_argument("--skip-still", action="store_true", help="read only frames that changed (see replay)")
     parser.add_argument("--speed", type=float, default=1.0, help="time compression of the rendered rounds (default 1)")
@@ -75,7 +80,13 @@ def run(args: argparse.Namespace) -> int:
         raise SetupError(f"--players must be a list like 2,4,8, not {args.players!r}") from None
     if not seeds or not players:
         raise SetupError("give at least one seed and one player count")
-    mode = "ORACLE (ground-truth labels, no detector)" if args.oracle else "detector + recogniser"
+    mode = (
+        "ORACLE (ground-truth labels, no detector)"
+        if args.oracle
+        else "ORACLE BOXES (ground-truth outlines, real recogniser)"
+        if args.oracle_boxes
+        else "detector + recogniser"
+    )
     print(f"eval-referee: {len(seeds) * len(players)} rounds, mode: {mode}", file=sys.stderr)
     rounds = []
     rows = []
@@ -107,9 +118,15 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
     from referee.replay_files import ReplayOptions, replay_video
 
     video = _rendered(args, players, seed)
-    out = args.out / ("oracle" if args.oracle else "detector") / video.stem
+    mode = "oracle" if args.oracle else "oracle-boxes" if args.oracle_boxes else "detector"
+    out = args.out / mode / video.stem
     options = ReplayOptions(
-        oracle=args.oracle, stride=args.stride, skip_still=args.skip_still, video=args.video, report=args.video
+        oracle=args.oracle,
+        oracle_boxes=args.oracle_boxes,
+        stride=args.stride,
+        skip_still=args.skip_still,
+        video=args.video,
+        report=args.video,
     )
     result = replay_video(video, out, options)
     truth = list(read_events(video.with_suffix("").with_name(video.stem + ".events.jsonl")))
@@ -117,7 +134,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
     extra = {
         "players": players,
         "seed": seed,
-        "mode": "oracle" if args.oracle else "detector",
+        "mode": mode,
         "video_s": round(result.last_t, 2),
         "wall_s": round(result.wall_s, 2),
         "speed_x_realtime": round(result.speed, 3),

@@ -58,6 +58,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "ligretto synth video) instead of the detector: measures the tracker and judge alone",
     )
     parser.add_argument(
+        "--oracle-boxes",
+        action="store_true",
+        help="ORACLE BOXES: the ground truth's card outlines, read by the real recogniser (perfect detection)",
+    )
+    parser.add_argument(
         "--annotated-scale",
         type=float,
         default=0.5,
@@ -84,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         catalogue=Catalogue.load_or_default(args.catalogue) if args.catalogue else None,
         model=args.model,
         oracle=args.oracle,
+        oracle_boxes=args.oracle_boxes,
         stride=args.stride,
         skip_still=args.skip_still,
         video=not args.no_video,
