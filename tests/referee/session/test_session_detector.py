@@ -94,3 +94,22 @@ def test_still_frames_are_not_read_again_and_nothing_is_lost(clip):
     assert (metrics.plays.recall, metrics.plays.precision, metrics.illegal.recall) == (1.0, 1.0, 1.0)
     assert result.scored is not None and result.scored.scores == {"blue-blue": 2, "red-red": -1}
     assert result.frames_seen < result.frames_read / 5  # a scripted table is still between its moves
+
+
+def test_only_the_cards_kept_are_recognised():
+    class Reader:
+        seen: list[int] = []
+
+        def detector(self, image):
+            quads = [[[x, 0], [x + 59, 0], [x + 59, 91], [x, 91]] for x in (0, 100, 200)]
+            return CardDetections.from_quads(quads, [FACE] * 3, [0.9] * 3)
+
+        def recogniser(self, image, detections):
+            self.seen.append(len(detections))
+            return detections
+
+    from vision.sources import Frame
+
+    vision = DetectorVision(Reader())
+    found, _ = vision.read(Frame(0, 0.0, np.zeros((120, 320, 3), np.uint8)), keep=lambda d: d.corners[:, 0, 0] < 150)
+    assert len(found) == 2 and Reader.seen == [2]
