@@ -98,7 +98,8 @@ def test_still_frames_are_not_read_again_and_nothing_is_lost(clip):
 
 def test_only_the_cards_kept_are_recognised():
     class Reader:
-        seen: list[int] = []
+        def __init__(self) -> None:
+            self.seen: list[int] = []
 
         def detector(self, image):
             quads = [[[x, 0], [x + 59, 0], [x + 59, 91], [x, 91]] for x in (0, 100, 200)]
@@ -110,6 +111,8 @@ def test_only_the_cards_kept_are_recognised():
 
     from vision.sources import Frame
 
-    vision = DetectorVision(Reader())
-    found, _ = vision.read(Frame(0, 0.0, np.zeros((120, 320, 3), np.uint8)), keep=lambda d: d.corners[:, 0, 0] < 150)
-    assert len(found) == 2 and Reader.seen == [2]
+    reader = Reader()
+    found, _ = DetectorVision(reader).read(
+        Frame(0, 0.0, np.zeros((120, 320, 3), np.uint8)), keep=lambda d: d.corners[:, 0, 0] < 150
+    )
+    assert len(found) == 2 and reader.seen == [2]
