@@ -14,6 +14,9 @@ The whole frame loop (norfair style): frames in, events out, as they happen::
 Layers, each usable alone: :class:`StackTracker` (physical: piles, positions, voted top cards, changes),
 :class:`Judge` (rules: changes -> rulings on the :class:`referee.centre.Centre`, hidden plays inferred),
 :mod:`referee.tracker.counting` (spreads -> counts -> scores, cross-checked with the stacks seen).
+
+For tests and measurements: :mod:`referee.tracker.synthetic` films a scripted table as noisy sightings, and
+``python -m referee.tracker.simcheck`` scores the referee on simulated rounds against their ground truth.
 """
 
 from referee.tracker.counting import CountWarning, SpreadCount, SpreadCounter, cross_check, score_count

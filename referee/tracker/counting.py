@@ -89,7 +89,7 @@ class SpreadCounter:
     """Follows face-down cards across frames and counts them by back (see the module docstring)."""
 
     def __init__(
-        self, sorter: Sorter | None = None, *, match_mm: float = 8.0, window: int = 30, min_ratio: float = 0.5
+        self, sorter: Sorter | None = None, *, match_mm: float = 9.0, window: int = 30, min_ratio: float = 0.5
     ) -> None:
         self.sorter = sorter or sort_by_zone
         self.match_mm = match_mm
@@ -100,34 +100,40 @@ class SpreadCounter:
         self._index = 0
 
     def add(self, frame: FrameSightings) -> None:
-        """Takes one frame's cards; the sorter says which belong to which spread."""
+        """Takes one frame's cards; the sorter says which belong to which spread. Sightings go to the nearest
+        free spot within ``match_mm`` (closest pairs first), others start spots; a spot lies at the mean of
+        its sightings, since its first may be off."""
         self._index += 1
         self._frames.append(self._index)
+        placed = [(s, p) for s in frame.sightings if (p := self.sorter(s, frame)) is not None]
+        pairs = sorted(
+            (math.hypot(spot.x - s.centre[0], spot.y - s.centre[1]), i, j)
+            for i, (s, _) in enumerate(placed)
+            for j, spot in enumerate(self._spots)
+            if abs(spot.x - s.centre[0]) < self.match_mm and abs(spot.y - s.centre[1]) < self.match_mm
+        )
+        spot_of: dict[int, _Spot] = {}
         taken: set[int] = set()
-        for sighting in sorted(frame.sightings, key=lambda s: -s.confidence):
-            place = self.sorter(sighting, frame)
-            if place is None:
-                continue
-            spot = self._match(sighting, taken)
+        for d, i, j in pairs:
+            if d < self.match_mm and i not in spot_of and j not in taken:
+                spot_of[i] = self._spots[j]
+                taken.add(j)
+        for i, (sighting, place) in enumerate(placed):
+            spot = spot_of.get(i)
             if spot is None:
                 x, y = sighting.centre
                 spot = _Spot(x, y, place[0] == "centre", self._index)
                 self._spots.append(spot)
-            taken.add(id(spot))
-            key = place[1] or sighting.back or UNKNOWN_BACK
-            spot.votes[key] = spot.votes.get(key, 0.0) + sighting.identity_confidence
-            spot.hits.append(self._index)
-            while spot.hits and spot.hits[0] <= self._index - self.window:
-                spot.hits.popleft()
+            self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
 
-    def _match(self, sighting: Sighting, taken: set[int]) -> _Spot | None:
+    def _see(self, spot: _Spot, sighting: Sighting, back: str) -> None:
+        n = len(spot.hits) + 1
         x, y = sighting.centre
-        best, best_d = None, self.match_mm
-        for spot in self._spots:
-            d = math.hypot(spot.x - x, spot.y - y)
-            if d < best_d and id(spot) not in taken:
-                best, best_d = spot, d
-        return best
+        spot.x, spot.y = spot.x + (x - spot.x) / n, spot.y + (y - spot.y) / n
+        spot.votes[back] = spot.votes.get(back, 0.0) + sighting.identity_confidence
+        spot.hits.append(self._index)
+        while spot.hits and spot.hits[0] <= self._index - self.window:
+            spot.hits.popleft()
 
     @property
     def frames(self) -> int:

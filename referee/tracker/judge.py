@@ -56,12 +56,16 @@ class Judge:
         inference: InferenceSettings | None = None,
         together_s: float = 0.5,
         twin_memory_s: float = 3.0,
+        stop_grace_s: float = 0.2,
     ) -> None:
         self.centre = centre if centre is not None else Centre(RuleSettings())
         self.players = players
         self.inference = inference or InferenceSettings()
         self.together_s = together_s
         self.twin_memory_s = twin_memory_s
+        self.stop_grace_s = stop_grace_s
+        """A card first seen this soon after the stop was on its way down as the stop was called (the last card of
+        a Ligretto pile lands as its player calls): it counts."""
         self.stop_t: float | None = None
         self.inferred: dict[int, int] = {}
         """Plays inferred unseen, per stack id: where a count is least certain."""
@@ -97,7 +101,7 @@ class Judge:
         if not self.centre.stopped or self.stop_t is None:
             return False
         since = change.hidden_from[0] if isinstance(change, Landed) and change.hidden_from is not None else change.t
-        return min(since, change.t) < self.stop_t
+        return min(since, change.t) < self.stop_t + self.stop_grace_s
 
     @contextmanager
     def _rewound(self) -> Iterator[None]:

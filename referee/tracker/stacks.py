@@ -7,14 +7,18 @@ cards that landed :class:`Together`, a pile :class:`Uncovered` when cards were p
 :class:`Vanished`. The judge rules on those changes and tells the tracker back which cards now make up the
 pile (:meth:`StackTracker.settle`), since that is what the next frame's reading is compared with.
 
-Association (norfair's rationale, written down): a sighting goes to the pile whose position is nearest on the
-table plane, within ``gate_mm``. A card slapped off-centre lies at most ~15% of a card from the pile, so the
-gate is about half a card width: wide enough for sloppy slaps, narrow enough for two stacks side by side. A
-sighting of a card the pile already holds, or of its next card, is pulled towards that pile (identity
-continuity), and a 1 that is not yet part of a pile must lie closer still, as a 1 next to a stack starts a new
-one. A sighting that fits no pile may belong to a pile hidden this frame that was pushed across the table
-while a hand covered it, if it shows that pile's top or next card (re-identification within
-``reacquire_mm``). Anything else starts a tentative pile, which dies quietly unless its card wins a vote.
+Association (norfair's rationale, written down): a sighting goes to the pile whose position (the middle of
+its visible cards, so near the stack's base whatever the slaps) is nearest on the table plane, within
+``gate_mm``. A card slapped off-centre lies at most ~15% of a card from the base, so the gate is about half a
+card width: wide enough for sloppy slaps, narrow enough for two stacks side by side. A sighting of a card the
+pile already holds is pulled strongly towards it, of its next card a little (identity continuity); a 1 that is
+not yet part of a pile must lie closer still, as a 1 next to a stack starts a new one. Anything else starts a
+tentative pile, which dies quietly unless its card wins a vote; if it wins with the top or next card of a
+stack that has been out of view, that stack was pushed there under a hand (``reacquire_mm``).
+
+Identity is by face *and place*: two copies of a face (a repeated number, a lower number of the same colour, a
+second card of a conflict) differ only by where they lie, so every card believed in a pile keeps its pose, and
+a face read where none of its copies lies (beyond ``pose_mm``/``pose_deg``, by a vote) is a new card.
 
 Lifecycle: a pile that is not seen ages but lives (a hand over a stack for seconds): a stack is dropped only
 after ``lost_after_s``; a pile of only illegal cards after ``loose_lost_s`` (its card was taken back).
