@@ -100,8 +100,8 @@ class Judge:
         """Seen down before the stop, or hidden since before it: the benefit of the doubt goes to the player."""
         if not self.centre.stopped or self.stop_t is None:
             return False
-        since = change.hidden_from[0] if isinstance(change, Landed) and change.hidden_from is not None else change.t
-        return min(since, change.t) < self.stop_t + self.stop_grace_s
+        hidden = change.hidden_from if isinstance(change, Landed) else None
+        return change.t < self.stop_t + self.stop_grace_s or (hidden is not None and hidden[0] < self.stop_t)
 
     @contextmanager
     def _rewound(self) -> Iterator[None]:
