@@ -247,8 +247,10 @@ class Judge:
         contenders = [c for c in change.cards if self.centre.ruling(c, book.stack).legal]
         if len(contenders) < 2:
             events: list[Event] = []
+            seen = dict(zip(change.cards, change.seen, strict=True)) if change.seen else {}
             for card in sorted(change.cards, key=lambda c: (c not in contenders, c.number)):
-                events.extend(self._landed(book, Landed(change.pile, card, change.t, change.frame, change.placement)))
+                t, frame = min(seen.get(card, (change.t, change.frame)), (change.t, change.frame))
+                events.extend(self._landed(book, Landed(change.pile, card, t, frame, change.placement)))
             return events
         book.departing.clear()
         height = self._height(book)

@@ -26,6 +26,7 @@ import argparse
 import math
 import random
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -170,6 +171,8 @@ class Score:
     players: int = 0
     players_exact: int = 0
     latencies: list[float] = field(default_factory=list)
+    frames: int = 0
+    referee_s: float = 0.0
 
     def add(self, other: Score) -> None:
         self.plays.add(other.plays)
@@ -178,6 +181,8 @@ class Score:
         self.players += other.players
         self.players_exact += other.players_exact
         self.latencies += other.latencies
+        self.frames += other.frames
+        self.referee_s += other.referee_s
 
 
 def _label(e: Event) -> str:
@@ -262,15 +267,23 @@ def simulate(backs: Sequence[str], seed: int, mistakes: float = 0.05) -> RoundRe
 
 def referee_for(result: RoundResult, table: ScriptedTable, noise: Noise) -> Referee:
     """Runs a referee over the filmed round, with the stop signal at the simulator's stop."""
+    return timed_referee(result, table, noise)[0]
+
+
+def timed_referee(result: RoundResult, table: ScriptedTable, noise: Noise) -> tuple[Referee, float]:
+    """:func:`referee_for`, and the wall seconds spent in the referee alone (not filming)."""
     referee = Referee(RefereeSettings(sorter=seat_sorter(result)), backs=result.backs)
     stop = result.outcome.t
     end = max(record.t for record in result.trace) + TAIL_S
+    spent = 0.0
     for frame in table.frames(end, noise):
+        tick = time.perf_counter()
         if frame is not None and frame.t >= stop and not referee.centre.stopped:
             referee.stop(t=stop, frame=frame.frame)
         referee.update(frame)
+        spent += time.perf_counter() - tick
     referee.finish()
-    return referee
+    return referee, spent
 
 
 def check_round(
@@ -279,8 +292,10 @@ def check_round(
     """Simulates one round, films it with ``noise`` (typical by default) and scores the referee."""
     result = simulate(backs, seed, mistakes)
     table = table_of(result, hands=hands, seed=seed)
-    referee = referee_for(result, table, noise if noise is not None else Noise.typical(seed))
-    return score_events(result.events, referee.events)
+    referee, seconds = timed_referee(result, table, noise if noise is not None else Noise.typical(seed))
+    score = score_events(result.events, referee.events)
+    score.frames, score.referee_s = referee.tracker.frame + 1, seconds
+    return score
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -325,6 +340,8 @@ def _report(total: Score) -> None:
     for name, tally in (("plays", total.plays), ("illegal", total.illegal), ("conflicts", total.conflicts)):
         print(f"{name + ':':11}recall {tally.recall:.4f}  precision {tally.precision:.4f}  ({tally.truth} true)")
     print(f"players exact: {total.players_exact}/{total.players}; |event t - truth| p95 {p95:.3f} s")
+    rate = total.frames / total.referee_s if total.referee_s else 0.0
+    print(f"referee alone: {total.frames} frames in {total.referee_s:.1f} s wall, {rate:.0f} frames/s")
 
 
 if __name__ == "__main__":

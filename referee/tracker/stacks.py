@@ -81,6 +81,8 @@ class Together:
     t: float
     frame: int
     placement: Placement | None = None
+    seen: tuple[tuple[float, int], ...] = ()
+    """When each card was first seen (time, frame), if alone before the others joined it."""
 
 
 @dataclass(frozen=True)
@@ -531,10 +533,14 @@ class StackTracker:
         pile.conflict = None
         pile.hidden_s = 0.0
         pile.cards.extend(cards)
+        seen = []
+        for card in cards:
+            alone = pile.ballot.run(card)
+            seen.append((alone.first_t, alone.first_frame) if alone is not None else (run.first_t, run.first_frame))
         pile.removable.extend(True for _ in cards)
         pile.poses.extend(None for _ in cards)
         pile.ballot.restart(keep=cards[-1])
-        return Together(pile.id, cards, run.first_t, run.first_frame, run.placement)
+        return Together(pile.id, cards, run.first_t, run.first_frame, run.placement, tuple(seen))
 
     def _ruling_on_top(self, pile: Pile) -> list[Change]:
         winner = pile.ballot.winner()
