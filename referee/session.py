@@ -178,6 +178,8 @@ class _Loop:
         self.stopped = False
         self._heights: dict[int, int] = {}
         self.gate = ChangeGate()
+        zone = geometry.zones.centre
+        self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
         self._last_reading: tuple[Any, Any] | None = None
 
     def run(self, frames: Iterable[Frame]) -> None:
@@ -318,7 +320,7 @@ class _Loop:
         scores: tuple[tuple[str, int, int, int], ...] = ()
         if scored is not None:
             scores = tuple((b, scored.centre.get(b, 0), scored.leftover.get(b, 0), s) for b, s in scored.scores.items())
-        return OverlayState(t, tuple(marks), tuple(illegal), str(self.referee.phase), scores)
+        return OverlayState(t, tuple(marks), tuple(illegal), str(self.referee.phase), scores, zone=self._zone_outline)
 
     def _stacks(self) -> list[dict[str, Any]]:
         out = []

@@ -61,12 +61,17 @@ class OverlayState:
     scores: tuple[tuple[str, int, int, int], ...] = ()
     """(back, centre, leftover, score) per player once the round is scored."""
     notes: tuple[str, ...] = field(default=())
+    zone: PixelQuad = ()
+    """The centre zone's outline in the image (what the referee counts as the centre), when known."""
 
 
 def annotate(frame: Image, state: OverlayState) -> Image:
     """A copy of ``frame`` with the stacks, the illegal plays, the status line and the scores drawn on it."""
     out = frame.copy()
     scale = max(0.8, out.shape[0] / 720.0)
+    if len(state.zone) >= 3:
+        outline = np.asarray(state.zone, np.float32).reshape(-1, 1, 2).round().astype(np.int32)
+        cv2.polylines(out, [outline], True, AMBER, 1, cv2.LINE_AA)
     for stack in state.stacks:
         _stack(out, stack, scale)
     for mark in state.illegal:
@@ -85,7 +90,8 @@ def scaled(state: OverlayState, factor: float) -> OverlayState:
     """
     stacks = tuple(replace(s, quad=tuple((x * factor, y * factor) for x, y in s.quad)) for s in state.stacks)
     illegal = tuple(replace(m, at=(m.at[0] * factor, m.at[1] * factor)) for m in state.illegal)
-    return replace(state, stacks=stacks, illegal=illegal)
+    zone = tuple((x * factor, y * factor) for x, y in state.zone)
+    return replace(state, stacks=stacks, illegal=illegal, zone=zone)
 
 
 def _stack(out: Image, stack: StackMark, scale: float) -> None:
