@@ -56,7 +56,7 @@ class Judge:
         inference: InferenceSettings | None = None,
         together_s: float = 0.5,
         twin_memory_s: float = 3.0,
-        stop_grace_s: float = 0.2,
+        stop_grace_s: float = 0.3,
     ) -> None:
         self.centre = centre if centre is not None else Centre(RuleSettings())
         self.players = players
@@ -206,14 +206,13 @@ class Judge:
         )
 
     def _twin_revealed(self, book: _PileBook, change: Landed) -> bool:
-        """The legal top's face showing elsewhere soon after it landed under a hand: a second copy that landed
-        with it unseen (a conflict) has just been picked up, uncovering the first. It cannot be told from a
-        repeat of the card on itself, but only this reading invents no violation."""
+        """The legal top's face showing elsewhere soon after it landed: a second copy that landed with it,
+        unseen under the hands (a conflict), has just been picked up, uncovering the first. From above it
+        cannot be told from a repeat of the card on itself; this reading invents no violation."""
         last = book.last_landing
         return (
             change.copy
             and last is not None
-            and book.last_hidden
             and last.card == change.card == self._top(book)
             and change.t - last.t <= self.twin_memory_s
         )

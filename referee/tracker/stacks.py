@@ -114,7 +114,7 @@ Change = Landed | Together | Uncovered | Vanished
 class TrackerSettings:
     """Gates and lifetimes; see the module docstring for why each is what it is."""
 
-    gate_mm: float = 32.0
+    gate_mm: float = 38.0
     known_gate_mm: float = 48.0
     one_gate_mm: float = 18.0
     known_bonus_mm: float = 30.0

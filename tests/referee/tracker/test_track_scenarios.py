@@ -340,12 +340,13 @@ def test_events_are_in_time_order_and_typed():
 def test_a_face_the_stack_already_holds_landing_elsewhere_is_a_second_card(card: str, reason: str):
     table = ScriptedTable(FPS)
     last = build(table, (0, 0), "r1 r2 r3")
-    wrong = table.put(last + 1.0, card, (12, -9), angle=15)
-    table.take(last + 2.5, wrong)
-    events, emitted = film(table, last + 4.0, Noise(jitter_mm=1.0, jitter_deg=1.5, seed=8))
+    # well after r3 landed: a copy of the top seen within Judge.twin_memory_s reads as a conflict's twin
+    wrong = table.put(last + 4.0, card, (12, -9), angle=15)
+    table.take(last + 5.5, wrong)
+    events, emitted = film(table, last + 7.0, Noise(jitter_mm=1.0, jitter_deg=1.5, seed=8))
     assert summary(events)[-2:] == [("illegal_play", 1, card), ("card_taken_back", 1, card)]
     assert events[-2].reason == reason  # type: ignore[attr-defined]
-    assert emitted[-2] - (last + 1.0) <= 0.5
+    assert emitted[-2] - (last + 4.0) <= 0.5
 
 
 def test_two_identical_cards_slapped_moments_apart_are_a_conflict():
