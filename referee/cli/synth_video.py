@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,11 +37,13 @@ examples:
   ligretto synth video --players 4 --seed 1 --out out/round.mp4
   ligretto synth video --players 2 --seed 4 --mistakes 0.02 --fast-bots --speed 1.5 --out out/quick.mp4
   ligretto synth video --players 6 --seed 2 --view table --duration-limit 20 --out out/table.mp4
+  ligretto synth video --players 3 --seed 5 --speed 2 --tail 10 --out out/long-tail.mp4
   ligretto synth video --bench --frames 600
 
 writes FILE.mp4 (H.264, browser-playable) and beside it FILE.events.jsonl (the ground-truth event log with
 video times and frame numbers), FILE.frames.jsonl (per frame: every card's corners, identity, visible
-fraction) and FILE.trace.jsonl (the simulator's trace in video time)."""
+fraction, for cards showing at least 2% of themselves) and FILE.trace.jsonl (the simulator's trace in video
+time)."""
 
 
 def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,7 +53,8 @@ def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         description=(
             "Bots play one round of Ligretto (deterministic by seed) and a phone above the table films it: hands "
             "carry cards to the centre, stacks grow, the camera shakes a little, the exposure drifts; after the "
-            "stop the centre cards are spread by back for counting."
+            "stop the centre cards are spread back up for counting and each player lays their Ligretto-pile "
+            "leftovers in a line in front of them, back up too; the final spreads then lie still for --tail seconds."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -80,6 +84,12 @@ def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     film.add_argument("--out", type=Path, metavar="FILE.mp4", help="the video to write (required unless --bench)")
     film.add_argument("--duration-limit", type=float, metavar="SECONDS", help="cut the video after this long")
     film.add_argument("--speed", type=float, default=1.0, help="time compression: 2 plays the round twice as fast")
+    film.add_argument(
+        "--tail",
+        type=float,
+        metavar="SECONDS",
+        help="video seconds the final spreads lie still after the last move, at any --speed (default 6)",
+    )
     film.add_argument("--view", choices=("centre", "table"), default="centre", help="what the camera frames")
     film.add_argument("--size", default="1280x720", help="frame size WIDTHxHEIGHT (default 1280x720)")
     film.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
@@ -119,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         surface=args.surface,
         light=args.light,
     )
+    if args.tail is not None:  # the default lives in VideoSettings, which the parser does not import
+        settings = replace(settings, tail_s=args.tail)
     settings.check()
     if args.bench:
         return _bench(args, settings)
@@ -159,8 +171,6 @@ def _film(result: RoundResult, out: Path, settings: VideoSettings, show: bool) -
 
 
 def _bench(args: argparse.Namespace, settings: VideoSettings) -> int:
-    from dataclasses import replace
-
     from vision.render.video_bench import bench_video
 
     if args.frames < 1:

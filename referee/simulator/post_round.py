@@ -2,12 +2,13 @@
 
 Centre cards are turned back up and spread so each back shows, either fanned out where their stack lay
 (``mixed``) or sorted into one overlapping line per owner in front of that player (``grouped``); each
-player's Ligretto-pile leftovers are laid out in a line in front of them, backs or faces up.
+player's Ligretto-pile leftovers are laid out in a line in front of them, back up by default (the referee
+counts cards by their backs, and that is what players are asked to do), each back showing a strip.
 
 >>> table = Table.for_players(2, row=5, backs=("a", "b"))
->>> moves = lay_out_leftovers(table, {"a": [], "b": []}, random.Random(0), 10.0)
->>> moves
-[]
+>>> moves = lay_out_leftovers(table, {"a": [Card.parse("r7"), Card.parse("b2")], "b": []}, random.Random(0), 10.0)
+>>> [(str(m.card), m.target, m.face) for m in moves]
+[('b2', 'leftover', 'down'), ('r7', 'leftover', 'down')]
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ LINE_LENGTH = 20
 """Cards in one line of a grouped spread before a new line starts."""
 MOVE_SECONDS = 0.3
 PACE_SECONDS = 0.06
+LEFTOVER_FACES = ("down", "up", "either")
+"""How leftovers are laid out: back up (``down``, the protocol players are asked to follow), face up, or
+either way, drawn per player (a table that ignores the protocol)."""
 
 
 @dataclass(frozen=True)
@@ -46,18 +50,25 @@ def spread_centre(table: Table, stacks: Sequence[CentreStack], rng: random.Rando
 
 
 def lay_out_leftovers(
-    table: Table, piles: Mapping[str, Sequence[Card]], rng: random.Random, start: float
+    table: Table,
+    piles: Mapping[str, Sequence[Card]],
+    rng: random.Random,
+    start: float,
+    face: str = "down",
 ) -> list[Move]:
-    """Moves laying each player's Ligretto-pile leftovers in a line in front of them."""
+    """Moves laying each player's Ligretto-pile leftovers in a line in front of them, ``face`` one of
+    :data:`LEFTOVER_FACES`; each card lies two spread steps from the last, so its back (or face) shows."""
+    if face not in LEFTOVER_FACES:
+        raise ValueError(f"leftovers lie {' or '.join(LEFTOVER_FACES)}, not {face!r}")
     moves: list[Move] = []
     for seat in table.seats:
         cards = piles.get(seat.back, ())
-        face = "up" if rng.random() < 0.5 else "down"
+        side = face if face != "either" else ("up" if rng.random() < 0.5 else "down")
         first = -(len(cards) - 1) / 2 * 2 * SPREAD_STEP_MM
         for i, card in enumerate(reversed(cards)):
             placement = seat.local(first + i * 2 * SPREAD_STEP_MM, 1.15 * CARD_HEIGHT_MM)
             t = start + i * PACE_SECONDS
-            moves.append(Move(t, t + MOVE_SECONDS, seat.back, card, "pile", "leftover", placement, face))
+            moves.append(Move(t, t + MOVE_SECONDS, seat.back, card, "pile", "leftover", placement, side))
     return moves
 
 

@@ -520,7 +520,7 @@ class Round:
         centre = [CentreStack(s.id, s.base, tuple(s.cards)) for s in self.stacks]
         piles = {seat.back: list(seat.places.pile) for seat in self.seats}
         spread = spread_centre(self.table, centre, self.rng, end)
-        leftovers = lay_out_leftovers(self.table, piles, self.rng, end)
+        leftovers = lay_out_leftovers(self.table, piles, self.rng, end, self.settings.leftovers_face)
         self.trace.extend(spread + leftovers)
         scored_at = max((m.t_end for m in spread + leftovers), default=end) + 1.0
         counts = {back: 0 for back in self.backs}

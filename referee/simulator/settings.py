@@ -12,6 +12,7 @@ from referee.errors import SetupError
 from referee.rules import RuleSettings
 from referee.simulator.bots import BotProfile
 from referee.simulator.mistakes import MistakeRates
+from referee.simulator.post_round import LEFTOVER_FACES
 
 CONFLICT_WINDOW = 0.15
 """Seconds within which two identical cards on one stack count as landing at the same moment."""
@@ -21,16 +22,20 @@ FPS = 30
 
 @dataclass(frozen=True)
 class SimSettings:
-    """The rules, the bots' reaction times, the mistake rates, the conflict window (seconds) and a cap on
-    a round's length (a safety net: every round ends long before it)."""
+    """The rules, the bots' reaction times, the mistake rates, the conflict window (seconds), a cap on
+    a round's length (a safety net: every round ends long before it) and which side of the Ligretto-pile
+    leftovers shows once they are laid out (``down``: back up, as players are asked to lay them)."""
 
     rules: RuleSettings = field(default_factory=RuleSettings)
     bots: BotProfile = field(default_factory=BotProfile)
     mistakes: MistakeRates = field(default_factory=MistakeRates)
     conflict_window: float = CONFLICT_WINDOW
     max_seconds: float = 7200.0
+    leftovers_face: str = "down"
 
     def __post_init__(self) -> None:
+        if self.leftovers_face not in LEFTOVER_FACES:
+            raise SetupError(f"leftovers_face must be one of {', '.join(LEFTOVER_FACES)}, not {self.leftovers_face!r}")
         # A player cannot react to a card faster than it takes to see it land: a window longer than the
         # quickest reaction would let a bot build on a card whose conflict is still open.
         if self.bots.think.least <= self.conflict_window or self.bots.flight.least <= self.conflict_window:

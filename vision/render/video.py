@@ -5,8 +5,9 @@
 
 - ``FILE.events.jsonl``: the round's ground-truth event log (DESIGN.md's format) in video time: ``t`` in
   video seconds and ``frame`` the first frame that shows it (a played card lies still on its stack);
-- ``FILE.frames.jsonl``: per frame, the table-to-pixel homography and every card with a pixel showing: its
-  corners in frame pixels (own top-left first, clockwise), kind, identity, back, owner, visible fraction;
+- ``FILE.frames.jsonl``: per frame, the table-to-pixel homography and every card showing at least
+  :data:`MIN_LABELLED_VISIBLE` of itself: its corners in frame pixels (own top-left first, clockwise, to
+  0.1 px), kind, identity, back, owner, visible fraction;
 - ``FILE.trace.jsonl``: the simulator's trace in video seconds, its layout record carrying the video's
   settings (fps, time scale, size, seed), so the round can be filmed again.
 
@@ -50,13 +51,21 @@ CHUNK_FRAMES = 120
 """Frames per worker chunk: each chunk starts with a full render of the table, so not too few."""
 QUEUE_FRAMES = 6
 """Frames a worker may render ahead of the encoder (bounds memory: a 720p frame is 2.7 MB)."""
-TAIL_S = 0.5
-"""Video seconds after the last event (the score), so the spread table stays in view a moment."""
+TAIL_S = 6.0
+"""Video seconds the final spreads lie still after the last move (its hand back at rest): a referee needs
+about 1.5 s to see the centre gathered and about 3 s more for its counts to settle."""
+SCORE_MARGIN_S = 0.5
+"""Video seconds kept after the last event (the score) however short the tail, so the log is whole."""
+MIN_LABELLED_VISIBLE = 0.02
+"""Cards showing less than this of their area are left out of ``FILE.frames.jsonl`` (the cards under a
+pile's top, the deep end of a stack): no detector sees them, no reader keeps them, and they made up
+two fifths of the file."""
 
 
 @dataclass(frozen=True)
 class VideoSettings:
-    """How to film a round. ``time_scale`` 2.0 plays it twice as fast; ``duration_limit`` cuts the video."""
+    """How to film a round. ``time_scale`` 2.0 plays it twice as fast; ``tail_s`` holds the final spreads
+    that many video seconds after the last move (at any time scale); ``duration_limit`` cuts the video."""
 
     size: tuple[int, int] = (1280, 720)
     fps: float = 30.0
@@ -70,6 +79,7 @@ class VideoSettings:
     tilt_deg: float | None = None
     surface: str | None = None
     light: str | None = None
+    tail_s: float = TAIL_S
 
     def check(self) -> None:
         """Raises a :class:`SetupError` naming the first setting out of range."""
@@ -79,6 +89,8 @@ class VideoSettings:
             raise SetupError(f"fps must be 1..120, not {self.fps}")
         if self.time_scale <= 0:
             raise SetupError(f"the time scale must be positive, not {self.time_scale}")
+        if not 0.0 <= self.tail_s <= 600.0:
+            raise SetupError(f"the tail must be 0..600 seconds, not {self.tail_s}")
         if self.duration_limit is not None and self.duration_limit <= 0:
             raise SetupError(f"the duration limit must be positive, not {self.duration_limit}")
         if self.workers < 1:
@@ -130,7 +142,7 @@ def plan(result: RoundResult, settings: VideoSettings) -> Plan:
         settings.shake_deg,
     )
     last_event = max((e.t for e in result.events), default=0.0) / scale
-    seconds = max(timeline.end, last_event) + TAIL_S
+    seconds = max(timeline.settled + settings.tail_s, last_event + SCORE_MARGIN_S)
     if settings.duration_limit is not None:
         seconds = min(seconds, settings.duration_limit)
     frames = max(1, math.floor(seconds * settings.fps + 1e-6))
@@ -154,6 +166,7 @@ def _video_trace(result: RoundResult, settings: VideoSettings, frames: int) -> I
             "frames": frames,
             "seed": settings.seed,
             "view": settings.view,
+            "tail_s": settings.tail_s,
         },
     }
     for record in records:
@@ -194,13 +207,20 @@ def render_round(
         ):
             for frame in rendered_frames(p):
                 writer.write(frame.image)
-                labels.write(json.dumps(frame.to_json(settings.fps), separators=(",", ":")) + "\n")
+                labels.write(json.dumps(_label_record(frame, settings.fps), separators=(",", ":")) + "\n")
                 if progress is not None:
                     progress(1)
     except OSError as exc:  # a folder that is a file, no permission, a full disk: one clear line
         raise InputFileError(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     wall = time.perf_counter() - start
     return VideoSummary(out, p.frames, p.frames / settings.fps, wall, out.stat().st_size)
+
+
+def _label_record(frame: Frame, fps: float) -> dict[str, Any]:
+    """A frame's line of ``FILE.frames.jsonl``: the cards a camera could see at all."""
+    record = frame.to_json(fps)
+    record["cards"] = [card for card in record["cards"] if card["visible"] >= MIN_LABELLED_VISIBLE]
+    return record
 
 
 def companion_paths(video: Path) -> dict[str, Path]:

@@ -202,6 +202,12 @@ class Timeline:
     def initial_count(self) -> int:
         return len(self.initial)
 
+    @property
+    def settled(self) -> float:
+        """The moment nothing moves any more: the last card has landed and every hand is back at rest."""
+        landed = max((f.t1 for f in self.flights), default=0.0)
+        return max([landed, *(track.segments[-1].t1 for track in self.hands if track.segments)])
+
     @classmethod
     def from_trace(
         cls, records: Sequence[dict[str, Any]], time_scale: float = 1.0, seed: int | None = None

@@ -8,6 +8,7 @@ import pytest
 
 from referee.backs import Catalogue
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
+from referee.errors import SetupError
 from referee.events import CardPlayed, Conflict, IllegalPlay, StackStarted
 from referee.rules import RuleSettings, row_size
 from referee.simulator import MistakeRates, Round, SimSettings
@@ -134,6 +135,39 @@ def test_after_the_round_every_centre_card_is_turned_back_up_and_every_back_show
     assert len(leftovers) == sum(result.leftover.values())
     scored = result.events[-1]
     assert scored.type == "round_scored" and scored.t > max(m.t_end for m in spread + leftovers)
+
+
+def _leftover_moves(result):
+    return [r for r in result.trace if getattr(r, "target", None) == "leftover"]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 0), (4, 6), (12, 4)])
+def test_leftovers_are_laid_back_up_by_default_so_the_referee_counts_them_by_their_backs(players, seed):
+    result = Round(BACKS[:players], seed=seed).play()
+    leftovers = _leftover_moves(result)
+    assert len(leftovers) == sum(result.leftover.values()) > 0
+    assert {move.face for move in leftovers} == {"down"}
+
+
+def test_each_leftover_back_shows_a_strip_beside_the_last_one():
+    result = Round(BACKS[:4], seed=6).play()
+    by_owner: dict[str, list] = {}
+    for move in _leftover_moves(result):
+        by_owner.setdefault(move.back, []).append(move.placement)
+    for placements in by_owner.values():
+        gaps = [distance(a, b) for a, b in itertools.pairwise(placements)]
+        assert all(CARD_WIDTH_MM / 3 < gap < CARD_WIDTH_MM for gap in gaps)
+
+
+@pytest.mark.parametrize(("setting", "faces"), [("up", {"up"}), ("down", {"down"}), ("either", {"up", "down"})])
+def test_the_leftovers_face_setting_chooses_which_side_shows(setting, faces):
+    result = Round(BACKS[:12], seed=4, settings=SimSettings(leftovers_face=setting)).play()
+    assert {move.face for move in _leftover_moves(result)} == faces
+
+
+def test_an_unknown_leftovers_face_is_a_setup_error_naming_it():
+    with pytest.raises(SetupError, match="sideways"):
+        SimSettings(leftovers_face="sideways")
 
 
 def test_moves_name_cards_in_the_notation_of_the_card_vocabulary():

@@ -14,9 +14,17 @@ import pytest
 from referee.cli.main import main
 from referee.cli.synth_video import FAST_BOTS
 from referee.events import read_events
-from referee.simulator import MistakeRates, Round, SimSettings
-from vision.render.video import CHUNK_FRAMES, VideoSettings, companion_paths, plan, render_round, rendered_frames
-from vision.render.video_timeline import frame_of
+from referee.simulator import MistakeRates, Round, RoundResult, SimSettings
+from vision.render.video import (
+    CHUNK_FRAMES,
+    MIN_LABELLED_VISIBLE,
+    VideoSettings,
+    companion_paths,
+    plan,
+    render_round,
+    rendered_frames,
+)
+from vision.render.video_timeline import RETRACT_S, frame_of
 
 SETTINGS = VideoSettings(size=(320, 180), duration_limit=6.0, time_scale=1.5, seed=4, workers=2)
 LANDINGS = ("stack_started", "card_played", "illegal_play")
@@ -66,6 +74,34 @@ def test_the_frame_labels_have_one_line_per_frame_in_order(written: tuple[Path, 
     assert all(len(card["corners"]) == 4 for r in records for card in r["cards"])
 
 
+def test_the_frame_labels_leave_out_cards_no_camera_could_see(written: tuple[Path, int]) -> None:
+    video, _ = written
+    visible = [card["visible"] for r in _frames(video) for card in r["cards"]]
+    assert visible and min(visible) >= MIN_LABELLED_VISIBLE
+
+
+@pytest.fixture(scope="module")
+def quick_round() -> RoundResult:
+    return Round(("red-red", "blue-blue"), seed=4, settings=SimSettings(bots=FAST_BOTS)).play()
+
+
+@pytest.mark.parametrize(("speed", "tail"), [(1.0, 6.0), (1.5, 6.0), (4.0, 6.0), (1.5, 2.0), (1.5, 10.0)])
+def test_the_final_spreads_lie_still_for_the_tail_after_the_last_move_at_any_speed(
+    quick_round: RoundResult, speed: float, tail: float
+) -> None:
+    p = plan(quick_round, VideoSettings(time_scale=speed, tail_s=tail))
+    last_move = max(r["t_end"] for r in p.trace if r["kind"] == "move")
+    held = p.frames / 30.0 - last_move
+    # the tail starts once the last hand is back at rest (its retreat takes 0.3 s); the video ends on a frame
+    assert held == pytest.approx(tail + RETRACT_S, abs=1 / 30)
+    assert p.events[-1].type == "round_scored"
+
+
+def test_a_tail_of_nothing_still_keeps_the_score_in_the_video(quick_round: RoundResult) -> None:
+    p = plan(quick_round, VideoSettings(time_scale=1.5, tail_s=0.0))
+    assert p.events[-1].type == "round_scored" and p.events[-1].frame < p.frames
+
+
 def test_event_frames_are_the_first_frame_at_or_after_the_event_time(written: tuple[Path, int]) -> None:
     video, frames = written
     events = list(read_events(companion_paths(video)["events"]))
@@ -108,6 +144,7 @@ def test_the_trace_is_in_video_time_and_names_the_video_settings(written: tuple[
         "frames": frames,
         "seed": 4,
         "view": "centre",
+        "tail_s": 6.0,
     }
     assert first["t"] < 2.0
 
@@ -127,6 +164,7 @@ def test_ligretto_synth_video_writes_the_four_files(tmp_path: Path, capsys: pyte
         (["--size", "161x96", "--out", "clip.mp4"], "even"),
         (["--speed", "0", "--out", "clip.mp4"], "time scale must be positive"),
         (["--surface", "lava", "--out", "clip.mp4"], "unknown surface"),
+        (["--tail", "-1", "--out", "clip.mp4"], "the tail must be"),
         ([], "--out FILE.mp4 is required"),
     ],
 )
