@@ -13,6 +13,7 @@ anything else is "unknown" (None), which counting treats as unreadable rather th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ class BackEmbedder:
         self.session = open_session(model, threads)
         self.input_name = self.session.get_inputs()[0].name
         self.dimension = int(self.session.get_outputs()[0].shape[1])
+        self.learned_prototypes = _learned_prototypes(Path(model).with_suffix(".json"), self.dimension)
 
     def embed(self, crops: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         if len(crops) == 0:
@@ -46,6 +48,16 @@ class BackEmbedder:
         (vectors,) = self.session.run(None, {self.input_name: to_network_input(both)})
         summed = vectors[: len(crops)] + vectors[len(crops) :]
         return _unit(summed)
+
+
+def _learned_prototypes(note: Path, dimension: int) -> dict[str, npt.NDArray[np.float32]]:
+    """The directions training learned for the default designs (in the model's JSON note), by back id."""
+    try:
+        data = json.loads(note.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    found = data.get("default_prototypes", {}) if isinstance(data, dict) else {}
+    return {k: _unit(np.asarray(v, np.float32)) for k, v in found.items() if len(v) == dimension}
 
 
 def _unit(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -99,14 +111,17 @@ class BackMatcher:
     def prototypes(self, design: BackDesign) -> list[npt.NDArray[np.float32]]:
         """Stored descriptors if the design was enrolled (with this model's size), else rendered ones.
 
+        A default design also has the direction training learned for it (it was one of the training classes).
         Only a described design (symbol and lettering known, like the 12 defaults) can be rendered; any other
         design without usable descriptors cannot be recognised and is listed in ``unusable``.
         """
         stored = [np.asarray(v, np.float32) for v in design.appearance if len(v) == self.embedder.dimension]
         if stored:
             return list(_unit(np.array(stored)))
+        learned = self.embedder.learned_prototypes.get(design.id)
         crops = rendered_prototype_crops(design)
-        return list(self.embedder.embed(crops)) if len(crops) else []
+        rendered = list(self.embedder.embed(crops)) if len(crops) else []
+        return rendered + ([learned] if learned is not None else [])
 
     def match(self, crops: npt.NDArray[np.uint8]) -> BackMatch:
         return self.match_embeddings(self.embedder.embed(crops))

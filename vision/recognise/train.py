@@ -18,7 +18,9 @@ import torch
 from torch import nn
 from torch.nn import functional
 
+from referee.backs import DEFAULT_BACKS
 from vision.recognise.augment import CameraSettings
+from vision.recognise.backs import descriptor
 from vision.recognise.data import (
     BACK_LABEL,
     TRAIN_BACK_DESIGNS,
@@ -134,7 +136,7 @@ def _resume(checkpoint: Path, config: TrainConfig, model: nn.Module, optimiser, 
     if not checkpoint.exists():
         return 0
     state = torch.load(checkpoint, weights_only=False)
-    if state["config"] != asdict(config):
+    if _settings(state["config"]) != _settings(asdict(config)):
         log(f"{config.part}: checkpoint {checkpoint.name} is for other settings; starting afresh")
         return 0
     model.load_state_dict(state["model"])
@@ -142,6 +144,11 @@ def _resume(checkpoint: Path, config: TrainConfig, model: nn.Module, optimiser, 
     schedule.load_state_dict(state["schedule"])
     log(f"{config.part}: resuming after epoch {state['epoch']}")
     return int(state["epoch"])
+
+
+def _settings(config: dict[str, object]) -> dict[str, object]:
+    """What must match to resume: everything but the thread count (which does not change the result)."""
+    return {k: v for k, v in config.items() if k != "threads"}
 
 
 def _epoch(model, optimiser, schedule, data: Crops, config: TrainConfig, rng, steps: int) -> tuple[float, float]:
@@ -212,7 +219,11 @@ def export(model: nn.Module, config: TrainConfig, out_dir: Path, log: Log = prin
         exported, (dummy,), str(path), input_names=["crops"], output_names=names,
         dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in names}}, opset_version=17, dynamo=False,
     )  # fmt: skip
-    path.with_suffix(".json").write_text(json.dumps(asdict(config), indent=1) + "\n", encoding="utf-8")
+    note: dict[str, object] = {"config": asdict(config)}
+    if isinstance(model, BackNet):  # the defaults were classes 0..11: their learned directions are prototypes
+        learned = functional.normalize(model.weights[: len(DEFAULT_BACKS)].detach(), dim=1).numpy()
+        note["default_prototypes"] = {d.id: descriptor(v) for d, v in zip(DEFAULT_BACKS, learned, strict=True)}
+    path.with_suffix(".json").write_text(json.dumps(note, indent=1) + "\n", encoding="utf-8")
     log(f"{config.part}: wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     return path
 

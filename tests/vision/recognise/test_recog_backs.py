@@ -13,6 +13,7 @@ class AxisEmbedder:
     """A stand-in embedder over 3-d unit vectors; it renders nothing, so only enrolled designs get prototypes."""
 
     dimension = 3
+    learned_prototypes: dict[str, np.ndarray] = {}  # noqa: RUF012
 
     def embed(self, crops: np.ndarray) -> np.ndarray:
         return np.zeros((len(crops), 3), np.float32)
