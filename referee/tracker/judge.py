@@ -178,6 +178,8 @@ class Judge:
             settings=self.inference,
         )
         if cards is None:
+            cards = _glimpsed_run(top, change.glimpsed)  # seen briefly, then covered by a card of another run
+        if not cards:
             return []
         events: list[Event] = []
         for card, (t, frame) in zip(cards, _unseen_times(change, len(cards)), strict=True):
@@ -306,3 +308,18 @@ def _unseen_times(change: Landed, count: int) -> list[tuple[float, int]]:
         share = i / count
         times.append((t0 + share * (change.t - t0), f0 + round(share * (change.frame - f0))))
     return times
+
+
+def _glimpsed_run(top: Card | None, glimpsed: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The glimpsed cards that go on ``top`` one after the other (b10 glimpsed on b9 before y9 covered it):
+    they were played, whatever is judged of the card that covered them.
+
+    >>> _glimpsed_run(Card.parse("b9"), (Card.parse("y2"), Card.parse("b10")))
+    (Card.parse('b10'),)
+    """
+    run: list[Card] = []
+    while (nxt := (Card(top.colour, top.number + 1) if top is not None and top.number < 10 else None)) in glimpsed:
+        assert nxt is not None
+        run.append(nxt)
+        top = nxt
+    return tuple(run)
