@@ -68,6 +68,7 @@ def _buckets(crops: Crops) -> dict[str, np.ndarray]:
     return {
         "visible>=0.6": seen,
         "visible<0.6": ~seen,
+        "visible>=0.6,width>=40": seen & (width >= 40),
         "visible>=0.6,width<40": seen & (width < 40),
         "visible>=0.6,width40-80": seen & (width >= 40) & (width < 80),
         "visible>=0.6,width>=80": seen & (width >= 80),

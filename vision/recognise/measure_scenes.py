@@ -52,10 +52,11 @@ def load_cards(root: Path, min_visible: float = 0.3, seed: int = 0, limit: int |
             continue
         quads = np.array([c["corners"] for c in cards], np.float32)
         width = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
-        quads += rng.normal(0, 1, quads.shape).astype(np.float32) * np.maximum(1.0, CORNER_NOISE * width)[:, None, None]
+        error = np.maximum(1.0, CORNER_NOISE * width)[:, None, None]
+        quads += rng.normal(0, 1, quads.shape).astype(np.float32) * error
         turn = rng.random(len(cards)) < 0.5
         quads[turn] = np.roll(quads[turn], 2, axis=1)
-        crops.append(crops_of(image, quads))
+        crops.append(crops_of(np.asarray(image, np.uint8), quads))
         for card, w in zip(cards, width, strict=True):
             kinds.append(card["kind"])
             if card["kind"] == "face":
@@ -77,10 +78,14 @@ def measure(root: Path, reader: FaceReader, embedder: BackEmbedder, limit: int |
     for name, keep in (("visible>=0.6", cards.visible[faces] >= 0.6), ("visible0.3-0.6", cards.visible[faces] < 0.6)):
         truth = [cards.truth[i] for i, k in zip(faces, keep, strict=True) if k]
         report = identity_report(truth, [p for p, k in zip(predicted, keep, strict=True) if k])
-        result[f"faces {name}"] = {"count": report.count, "accuracy": round(report.accuracy, 5),
-                                   "six_nine": round(report.six_nine_confusion(), 5), "worst": report.worst(4)}  # fmt: skip
+        result[f"faces {name}"] = {
+            "count": report.count,
+            "accuracy": round(report.accuracy, 5),
+            "six_nine": round(report.six_nine_confusion(), 5),
+            "worst": report.worst(4),
+        }
     result["faces called backs"] = round(float((reading.face < 0.5).mean()), 5)
-    backs = np.flatnonzero(kind == "back")
+    backs = [int(i) for i in np.flatnonzero(kind == "back")]
     defaults = Catalogue.default()
     catalogue_backs = [i for i in backs if cards.truth[i] in defaults]
     result["catalogue backs"] = _backs(BackMatcher(defaults, embedder), cards, catalogue_backs, list(defaults.ids))
