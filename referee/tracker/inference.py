@@ -31,7 +31,7 @@ from referee.cards import Card
 class InferenceSettings:
     """``seconds_per_hidden_play``: the least time under cover that one unseen play needs (reach, slap, go)."""
 
-    seconds_per_hidden_play: float = 0.6
+    seconds_per_hidden_play: float = 0.4
     max_hidden_plays: int = 4
 
 
