@@ -3,7 +3,9 @@
 Centre cards are turned back up and spread so each back shows, either fanned out where their stack lay
 (``mixed``) or sorted into one overlapping line per owner in front of that player (``grouped``); each
 player's Ligretto-pile leftovers are laid out in a line in front of them, back up by default (the referee
-counts cards by their backs, and that is what players are asked to do), each back showing a strip.
+counts cards by their backs, and that is what players are asked to do), each back showing a strip; and each
+player turns the face-down stack in their hand over onto their discard pile, so that the only backs on the
+table are the cards to count.
 
 >>> table = Table.for_players(2, row=5, backs=("a", "b"))
 >>> moves = lay_out_leftovers(table, {"a": [Card.parse("r7"), Card.parse("b2")], "b": []}, random.Random(0), 10.0)
@@ -69,6 +71,23 @@ def lay_out_leftovers(
             placement = seat.local(first + i * 2 * SPREAD_STEP_MM, 1.15 * CARD_HEIGHT_MM)
             t = start + i * PACE_SECONDS
             moves.append(Move(t, t + MOVE_SECONDS, seat.back, card, "pile", "leftover", placement, side))
+    return moves
+
+
+def turn_hands_up(table: Table, hands: Mapping[str, Sequence[Card]], start: float) -> list[Move]:
+    """Moves turning each player's face-down hand over onto their discard pile, face up, top card first: a
+    back left lying in front of a player would read as one more leftover.
+
+    >>> table = Table.for_players(2, row=5, backs=("a", "b"))
+    >>> [(m.source, m.target, m.face) for m in turn_hands_up(table, {"a": [Card.parse("g3")], "b": []}, 1.0)]
+    [('hand', 'discard', 'up')]
+    """
+    moves: list[Move] = []
+    for seat in table.seats:
+        discard = seat.places["discard"]
+        for i, card in enumerate(reversed(hands.get(seat.back, ()))):
+            t = start + i * PACE_SECONDS
+            moves.append(Move(t, t + MOVE_SECONDS, seat.back, card, "hand", "discard", discard, "up"))
     return moves
 
 

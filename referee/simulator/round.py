@@ -46,7 +46,7 @@ from referee.simulator.board import Board, Loose, Plan, Stack, Window
 from referee.simulator.bots import BuildDown, Play, Refill, TurnOver, choose, fits_below
 from referee.simulator.mistakes import AFTER_STOP, CENTRE_MISTAKES, CONFLICT, KINDS, InjectedMistake, find_mistake
 from referee.simulator.places import DISCARD, HAND, PILE, Places
-from referee.simulator.post_round import CentreStack, lay_out_leftovers, spread_centre
+from referee.simulator.post_round import CentreStack, lay_out_leftovers, spread_centre, turn_hands_up
 from referee.simulator.result import Outcome, RoundResult
 from referee.simulator.settings import FPS, SimSettings
 from referee.simulator.table import Table, centre_place, rotate, row_place, slap
@@ -521,8 +521,10 @@ class Round:
         piles = {seat.back: list(seat.places.pile) for seat in self.seats}
         spread = spread_centre(self.table, centre, self.rng, end)
         leftovers = lay_out_leftovers(self.table, piles, self.rng, end, self.settings.leftovers_face)
-        self.trace.extend(spread + leftovers)
-        scored_at = max((m.t_end for m in spread + leftovers), default=end) + 1.0
+        hands = {seat.back: list(seat.places.hand) for seat in self.seats} if self.settings.turn_hands_up else {}
+        post_round = spread + leftovers + turn_hands_up(self.table, hands, end)
+        self.trace.extend(post_round)
+        scored_at = max((m.t_end for m in post_round), default=end) + 1.0
         counts = {back: 0 for back in self.backs}
         for stack in self.stacks:
             for _, back in stack.cards:

@@ -23,8 +23,9 @@ FPS = 30
 @dataclass(frozen=True)
 class SimSettings:
     """The rules, the bots' reaction times, the mistake rates, the conflict window (seconds), a cap on
-    a round's length (a safety net: every round ends long before it) and which side of the Ligretto-pile
-    leftovers shows once they are laid out (``down``: back up, as players are asked to lay them)."""
+    a round's length (a safety net: every round ends long before it), which side of the Ligretto-pile
+    leftovers shows once they are laid out (``down``: back up, as players are asked to lay them) and whether
+    players then turn their face-down hand over onto their discard pile (so that no other back is left out)."""
 
     rules: RuleSettings = field(default_factory=RuleSettings)
     bots: BotProfile = field(default_factory=BotProfile)
@@ -32,6 +33,7 @@ class SimSettings:
     conflict_window: float = CONFLICT_WINDOW
     max_seconds: float = 7200.0
     leftovers_face: str = "down"
+    turn_hands_up: bool = True
 
     def __post_init__(self) -> None:
         if self.leftovers_face not in LEFTOVER_FACES:

@@ -165,6 +165,22 @@ def test_the_leftovers_face_setting_chooses_which_side_shows(setting, faces):
     assert {move.face for move in _leftover_moves(result)} == faces
 
 
+@pytest.mark.parametrize(("players", "seed"), [(2, 0), (4, 6), (12, 4)])
+def test_after_the_round_the_only_backs_left_out_are_the_spreads_and_the_leftovers(players, seed):
+    result = Round(BACKS[:players], seed=seed).play()
+    _, places, _ = replay_trace(result)
+    assert any(result.final[back]["hand"] for back in places)  # there was a hand to turn over
+    assert all(own["hand"] == [] for own in places.values())
+    turned = [r for r in result.trace if getattr(r, "source", None) == "hand" and r.t > result.duration]
+    assert turned and {(move.target, move.face) for move in turned} == {("discard", "up")}
+
+
+def test_a_table_that_keeps_its_hands_face_down_is_a_setting():
+    result = Round(BACKS[:4], seed=6, settings=SimSettings(turn_hands_up=False)).play()
+    _, places, _ = replay_trace(result)
+    assert [own["hand"] for own in places.values()] == [result.final[back]["hand"] for back in places]
+
+
 def test_an_unknown_leftovers_face_is_a_setup_error_naming_it():
     with pytest.raises(SetupError, match="sideways"):
         SimSettings(leftovers_face="sideways")
