@@ -28,6 +28,8 @@ SPREAD_STEP_MM = 14.0
 """How far each spread card lies from the one under it: enough for its back to show."""
 LINE_LENGTH = 20
 """Cards in one line of a grouped spread before a new line starts."""
+LINE_GAP_MM = 8.0
+"""The gap between two lines of a grouped spread."""
 MOVE_SECONDS = 0.3
 PACE_SECONDS = 0.06
 LEFTOVER_FACES = ("down", "up", "either")
@@ -116,7 +118,8 @@ def _spread_by_owner(table: Table, stacks: Sequence[CentreStack], start: float) 
             placed[back] = k + 1
             line, along = divmod(k, LINE_LENGTH)
             u = (along - (LINE_LENGTH - 1) / 2) * SPREAD_STEP_MM
-            v = -1.2 * CARD_HEIGHT_MM - line * 2.5 * SPREAD_STEP_MM
+            # a new line a card's height nearer the centre, so it hides no strip of the line before it
+            v = -1.2 * CARD_HEIGHT_MM - line * (CARD_HEIGHT_MM + LINE_GAP_MM)
             placement = seat.local(u, v)
             moves.append(Move(t, t + MOVE_SECONDS, back, card, centre_place(stack.id), "spread", placement, "down"))
             t += PACE_SECONDS

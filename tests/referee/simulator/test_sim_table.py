@@ -2,6 +2,7 @@
 
 import itertools
 import math
+import random
 from collections import Counter
 
 import pytest
@@ -12,6 +13,7 @@ from referee.errors import SetupError
 from referee.events import CardPlayed, Conflict, IllegalPlay, StackStarted
 from referee.rules import RuleSettings, row_size
 from referee.simulator import MistakeRates, Round, SimSettings
+from referee.simulator.post_round import LINE_LENGTH, CentreStack, spread_centre
 from referee.simulator.table import CARD_REACH_MM, JITTER_ANGLE_DEG, JITTER_OFFSET, STACK_GAP_MM, Table
 
 BACKS = Catalogue.default().ids
@@ -135,6 +137,17 @@ def test_after_the_round_every_centre_card_is_turned_back_up_and_every_back_show
     assert len(leftovers) == sum(result.leftover.values())
     scored = result.events[-1]
     assert scored.type == "round_scored" and scored.t > max(m.t_end for m in spread + leftovers)
+
+
+def test_a_grouped_spread_of_many_cards_starts_new_lines_that_hide_no_strip_of_the_last():
+    table = Table.for_players(2, row_size(2), backs=("a", "b"))
+    cards = tuple((Card.parse(f"{colour}{n}"), "a") for colour in "rygb" for n in range(1, 11))[:30]
+    stack = CentreStack(0, table.sites[0] if table.sites else table.seats[0].anchor, cards)
+    moves = spread_centre(table, [stack], random.Random(0), 0.0)  # random.Random(0) draws the grouped style
+    lines = [moves[i : i + LINE_LENGTH] for i in range(0, len(moves), LINE_LENGTH)]
+    assert len(lines) == 2
+    for a, b in itertools.product(lines[0], lines[1]):
+        assert distance(a.placement, b.placement) >= CARD_HEIGHT_MM
 
 
 def _leftover_moves(result):
