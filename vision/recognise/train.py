@@ -18,9 +18,8 @@ import torch
 from torch import nn
 from torch.nn import functional
 
-from referee.backs import DEFAULT_BACKS
 from vision.recognise.augment import CameraSettings
-from vision.recognise.backs import descriptor
+from vision.recognise.backs import BackEmbedder, default_prototypes
 from vision.recognise.data import (
     BACK_LABEL,
     TRAIN_BACK_DESIGNS,
@@ -220,10 +219,9 @@ def export(model: nn.Module, config: TrainConfig, out_dir: Path, log: Log = prin
         dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in names}}, opset_version=17, dynamo=False,
     )  # fmt: skip
     note: dict[str, object] = {"config": asdict(config)}
-    if isinstance(model, BackNet):  # the defaults were classes 0..11: their learned directions are prototypes
-        learned = functional.normalize(model.weights[: len(DEFAULT_BACKS)].detach(), dim=1).numpy()
-        note["default_prototypes"] = {d.id: descriptor(v) for d, v in zip(DEFAULT_BACKS, learned, strict=True)}
-    path.with_suffix(".json").write_text(json.dumps(note, indent=1) + "\n", encoding="utf-8")
+    if isinstance(model, BackNet):  # rendering the defaults' prototypes once here keeps start-up fast
+        note["default_prototypes"] = default_prototypes(BackEmbedder(path, config.threads))
+    path.with_suffix(".json").write_text(json.dumps(note) + "\n", encoding="utf-8")
     log(f"{config.part}: wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     return path
 

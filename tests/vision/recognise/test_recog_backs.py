@@ -37,7 +37,7 @@ CATALOGUE = enrolled(("alpha", [unit(1, 0, 0), unit(1, 0.2, 0)]), ("beta", [unit
         (unit(1, 0.1, 0), "alpha"),  # near either of alpha's two photos
         (unit(0.1, 1, 0), "beta"),
         (unit(0, 0.2, 1), "gamma"),
-        (unit(1, 1.2, 0), None),  # about as near alpha's second photo as beta: ambiguous, no guess
+        (unit(0, 1, 1), None),  # halfway between beta and gamma: ambiguous, no guess
         (unit(-1, -1, -1), None),  # like nothing in the catalogue: unknown
     ],
 )
