@@ -54,7 +54,8 @@ def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "Bots play one round of Ligretto (deterministic by seed) and a phone above the table films it: hands "
             "carry cards to the centre, stacks grow, the camera shakes a little, the exposure drifts; after the "
             "stop the centre cards are spread back up for counting and each player lays their Ligretto-pile "
-            "leftovers in a line in front of them, back up too; the final spreads then lie still for --tail seconds."
+            "leftovers in a line in front of them, back up too, and turns their hand face up onto their discard "
+            "pile (so the only backs in view are the cards to count); the spreads then lie still for --tail seconds."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
