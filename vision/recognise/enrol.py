@@ -57,6 +57,8 @@ class Enrolment:
 
 
 def read_photo(path: str | os.PathLike[str]) -> npt.NDArray[np.uint8]:
+    if not Path(path).is_file():
+        raise InputFileError(f"cannot read image {path}: no such file")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise InputFileError(f"cannot read image {path}: missing or not a picture")
