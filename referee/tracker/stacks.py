@@ -427,12 +427,14 @@ class StackTracker:
         pile.reanchor = False
         self._follow(pile, seen)
         pile.angle = top.sighting.angle
+        pile.ballot.frame_s = self._dt
         pile.ballot.cast(frame.t, frame.frame, top.card, weight_of(top.sighting), placement_of(top.sighting))
         together = self._note_pair(pile, [r.sighting for r in news], frame)
         if together is not None:
             return [together]
         pair = pile.conflict
-        if pair is not None and pair.frames >= 2 and frame.t - pair.last_t <= self.settings.voting.glimpse_gap_s:
+        v = self.settings.voting
+        if pair is not None and pair.frames >= 2 and not v.exceeds(frame.t - pair.last_t, v.glimpse_gap_s, self._dt):
             return []  # two new cards are in view together: wait for that vote, not a single card's
         return self._ruling_on_pose(pile, top, frame) or self._ruling_on_top(pile)
 
@@ -497,7 +499,8 @@ class StackTracker:
             return _PoseRun(
                 top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
             )
-        if frame.t - run.last_t > self.settings.voting.max_gap_s:
+        v = self.settings.voting
+        if v.exceeds(frame.t - run.last_t, v.max_gap_s, self._dt):
             return _PoseRun(
                 top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
             )
@@ -508,7 +511,8 @@ class StackTracker:
     def _won(self, pile: Pile, run: _PoseRun) -> bool:
         v = self.settings.voting
         share = run.frames / max(1, pile.frames_seen - run.since + 1)
-        return run.frames >= v.min_frames and run.last_t - run.first_t >= v.min_span_s and share >= v.min_share
+        lasted = v.lasted(run.last_t - run.first_t, v.min_span_s, self._dt)
+        return run.frames >= v.min_frames and lasted and share >= v.min_share
 
     def _follow(self, pile: Pile, seen: list[Sighting]) -> None:
         """Moves the pile's position towards the middle of its visible cards: near the stack's base whatever
@@ -524,11 +528,11 @@ class StackTracker:
             return None
         cards = tuple(sorted(s.card for s in news if s.card is not None))
         run = pile.conflict
-        if run is None or run.cards != cards or frame.t - run.last_t > v.max_gap_s:
+        if run is None or run.cards != cards or v.exceeds(frame.t - run.last_t, v.max_gap_s, self._dt):
             run = pile.conflict = _PairRun(cards, frame.t, frame.frame, frame.t, 0, placement_of(news[0]))
         run.last_t = frame.t
         run.frames += 1
-        if run.frames < v.min_frames or run.last_t - run.first_t < v.min_span_s:
+        if run.frames < v.min_frames or not v.lasted(run.last_t - run.first_t, v.min_span_s, self._dt):
             return None
         pile.conflict = None
         pile.hidden_s = 0.0

@@ -41,6 +41,23 @@ class VotingSettings:
     glimpse_gap_s: float = 0.15
     """Sporadic first readings this long before the next one do not say when the card came down (misreads)."""
 
+    def lasted(self, span_s: float, limit_s: float, frame_s: float) -> bool:
+        """``span_s`` reaches ``limit_s``, within half a frame: spans are whole frame intervals, and float noise
+        in frame times must not flip a decision (0.2 s is exactly 6 intervals at 30 fps).
+
+        >>> VotingSettings().lasted(0.19999, 0.2, 1 / 30), VotingSettings().lasted(0.17, 0.2, 1 / 30)
+        (True, False)
+        """
+        return span_s >= limit_s - frame_s / 2
+
+    def exceeds(self, gap_s: float, limit_s: float, frame_s: float) -> bool:
+        """``gap_s`` is longer than ``limit_s`` by more than half a frame (the same float-noise guard).
+
+        >>> VotingSettings().exceeds(0.50001, 0.5, 1 / 30), VotingSettings().exceeds(0.55, 0.5, 1 / 30)
+        (False, True)
+        """
+        return gap_s > limit_s + frame_s / 2
+
 
 @dataclass
 class Candidate:
@@ -69,6 +86,8 @@ class Ballot:
     """The recent top-card readings of one stack."""
 
     settings: VotingSettings = VotingSettings()
+    frame_s: float = 1 / 30
+    """The frame interval (the tracker keeps it up to date): spans are compared within half of it."""
 
     def __post_init__(self) -> None:
         self._votes: deque[tuple[float, Card, float]] = deque()
@@ -81,9 +100,10 @@ class Ballot:
         self._now = max(self._now, t)
         self._votes.append((t, card, weight))
         run = self._runs.get(card)
-        if run is None or t - run.last_t > self.settings.max_gap_s:
+        s = self.settings
+        if run is None or s.exceeds(t - run.last_t, s.max_gap_s, self.frame_s):
             run = self._runs[card] = Candidate(card, t, frame, t, placement=placement)
-        elif t - run.last_t > self.settings.glimpse_gap_s and run.streak < self.settings.min_frames * 0.4:
+        elif s.exceeds(t - run.last_t, s.glimpse_gap_s, self.frame_s) and run.streak < self.settings.min_frames * 0.4:
             # the readings so far were sporadic and unsure (misreads of the card below?): the card came down now
             run.first_t, run.first_frame, run.placement, run.streak = t, frame, placement, 0.0
             run.trail.clear()
@@ -109,7 +129,7 @@ class Ballot:
         """The card with enough evidence to be believed as the top now, if any."""
         s = self.settings
         for run in sorted(self._runs.values(), key=lambda r: -r.weight):
-            long_enough = run.span_s >= s.min_span_s - 1e-6
+            long_enough = s.lasted(run.span_s, s.min_span_s, self.frame_s)
             if run.frames >= s.min_frames and long_enough and self.share(run.card) >= s.min_share:
                 return run
         return None
@@ -132,6 +152,9 @@ class Ballot:
     def _forget_before(self, horizon: float) -> None:
         while self._votes and self._votes[0][0] < horizon:
             self._votes.popleft()
-        stale = [card for card, run in self._runs.items() if self._now - run.last_t > self.settings.max_gap_s]
+        s = self.settings
+        stale = [
+            card for card, run in self._runs.items() if s.exceeds(self._now - run.last_t, s.max_gap_s, self.frame_s)
+        ]
         for card in stale:
             self._glimpses[card] = self._runs.pop(card)
