@@ -54,7 +54,8 @@ from referee.tracker.voting import Ballot, Candidate, VotingSettings
 class Landed:
     """A new card is believed on top of ``pile``, first seen down at ``t``/``frame``.
 
-    ``hidden_s``: how long the pile went unseen since its previous change (cards may have landed unseen).
+    ``hidden_s``: how long the pile went unseen since its previous top was last read (cards may have landed
+    unseen then; not before: the old top showing after a hand left says nothing landed under that hand).
     ``glimpsed``: other new cards read on the pile since that change without winning a vote, oldest first.
     """
 
@@ -420,6 +421,8 @@ class StackTracker:
         readings = self._classify(pile, seen)
         news = [r for r in readings if r.element < 0]
         top = max(news, key=lambda r: weight_of(r.sighting)) if news else max(readings, key=lambda r: r.element)
+        if not news and pile.cards and top.element == len(pile.cards) - 1:
+            pile.hidden_s = 0.0  # the top still shows: nothing landed unseen under the hands before now
         if top.copy and pile.reanchor and top.card == pile.top:
             self._reanchor(pile, top)  # the stack was moved while out of view: its top lies elsewhere now
             top = _Reading(top.sighting, len(pile.cards) - 1)
