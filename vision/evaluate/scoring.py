@@ -130,7 +130,7 @@ class Scorer:
         self._found.append(found)
         self._visible.append(truth.visible)
         self._width.append(truth.width_px)
-        hit = (matched >= 0) & asked[np.maximum(matched, 0)]
+        hit = _on(matched, asked)
         tp, fp = int(hit.sum()), int((matched < 0).sum())
         self._tp += tp
         self._fp += fp
@@ -139,7 +139,7 @@ class Scorer:
         missed = np.flatnonzero(~found & asked)
         errors += [f"missed {KIND_NAMES[truth.kind[m]]} ({truth.visible[m]:.0%} visible)" for m in missed]
         errors += [f"false {KIND_NAMES[recognised.kind[p]]}" for p in np.flatnonzero(matched < 0)]
-        any_hit = (any_kind >= 0) & asked[np.maximum(any_kind, 0)]
+        any_hit = _on(any_kind, asked)
         row = ImageRow(
             image=str(truth.image),
             cards=int(asked.sum()),
@@ -240,8 +240,16 @@ def match_asked_first(
 def _outcome(ious: np.ndarray, scores: np.ndarray, threshold: float, asked: np.ndarray) -> np.ndarray:
     """Per prediction: 1 a hit on an asked card, -1 on a hidden one (ignored), 0 a false positive."""
     matched = match_asked_first(ious, scores, threshold, asked)
-    hidden = (matched >= 0) & ~asked[np.maximum(matched, 0)]
+    hidden = _on(matched, ~asked)
     return np.where(matched < 0, 0, np.where(hidden, -1, 1)).astype(np.int8)
+
+
+def _on(matched: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Per prediction: matched to a truth for which ``wanted`` holds."""
+    out = np.zeros(len(matched), bool)
+    hit = matched >= 0
+    out[hit] = wanted[matched[hit]]
+    return out
 
 
 def _face_name(colour: int, number: int) -> str:

@@ -156,3 +156,14 @@ def test_a_card_hidden_under_a_stack_is_not_asked_for_and_a_box_on_it_is_no_fals
     assert (row.cards, row.true_positives, row.false_positives, row.missed) == (1, 1, 0, 0)
     assert summary.map50_95 == pytest.approx(1.0)
     assert summary.recall_by_visibility["<15% (not asked)"].total == 2
+
+
+def test_a_box_of_a_kind_the_picture_does_not_have_is_a_false_positive() -> None:
+    scorer = Scorer(conf=0.4)
+    faces_only = Truth.from_cards(
+        Path("s.jpg"), [{"kind": "face", "colour": "red", "number": 1, "corners": QUADS[0].tolist(), "visible": 1.0}]
+    )
+    found = detections(QUADS[1:2], [BACK], [0.9])
+    row = scorer.add(faces_only, found, found, 1.0, 1.0)
+    assert (row.true_positives, row.false_positives, row.missed) == (0, 1, 1)
+    assert scorer.summary().map50_95 == 0.0
