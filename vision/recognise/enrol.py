@@ -104,7 +104,7 @@ def find_back(
     photo: str, image: npt.NDArray[np.uint8], faces: FaceReader, detector: Detector | None = None
 ) -> FoundBack:
     """The one back in ``image``, or an :class:`EnrolmentError` saying what the photo shows instead."""
-    found = detector(image) if detector is not None else CardDetections.empty()
+    found = distinct_cards(detector(image)) if detector is not None else CardDetections.empty()
     if len(found):
         quads, face_count = list(found[found.kind == BACK].corners), int((found.kind == FACE).sum())
     else:  # no detector, or a close-up the detector (trained on table scenes) does not take for a card
@@ -116,12 +116,35 @@ def find_back(
     if len(quads) + face_count > 1:
         shown = f"{len(quads)} backs and {face_count} faces" if face_count else f"{len(quads)} cards"
         raise EnrolmentError(f"{photo}: shows {shown}; photograph one back alone")
-    crop = crops_of(image, np.array(quads[:1], np.float32))
+    quads = [_sharpest(image, quads[0])]
+    crop = crops_of(image, np.array(quads, np.float32))
     reading = faces.read(crop)
     if not len(found) and float(reading.face[0]) > FACE_THRESHOLD:
         raise EnrolmentError(f"{photo}: shows a face (looks like {_face_text(reading)}), not a back; turn it over")
     width = float(min(np.linalg.norm(quads[0][1] - quads[0][0]), np.linalg.norm(quads[0][3] - quads[0][0])))
     return FoundBack(photo, np.asarray(quads[0], np.float32), crop[0], width)
+
+
+def distinct_cards(found: CardDetections) -> CardDetections:
+    """One detection per card: a detection whose centre lies inside a more confident one is the same card.
+
+    A detector trained on whole tables can box a close-up card several times over; that is one card, not many.
+    """
+    kept: list[int] = []
+    for i in np.argsort(-found.confidence):
+        centre = tuple(float(v) for v in found.corners[i].mean(axis=0))
+        if all(cv2.pointPolygonTest(found.corners[k].reshape(-1, 1, 2), centre, False) < 0 for k in kept):
+            kept.append(int(i))
+    return found[np.array(sorted(kept), np.intp)]
+
+
+def _sharpest(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The outline finder's quad for the card at ``quad`` when it sees one there (tighter on a close-up)."""
+    centre = tuple(float(v) for v in np.asarray(quad).mean(axis=0))
+    for outline in card_quads(image):
+        if cv2.pointPolygonTest(outline.reshape(-1, 1, 2), centre, False) >= 0:
+            return outline
+    return np.asarray(quad, np.float32)
 
 
 def _face_text(reading) -> str:

@@ -120,3 +120,21 @@ def test_cli_refusal_is_one_line_and_saves_nothing(
     err = capsys.readouterr().err
     assert code != 0 and err.count("\n") == 1 and "shows 2 cards" in err
     assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("centres", "expected"),
+    [
+        ([(320, 240)], 1),
+        ([(320, 240), (326, 236), (314, 245)], 1),  # one close-up card boxed three times over
+        ([(180, 240), (460, 240)], 2),
+        ([(180, 240), (185, 242), (460, 240)], 2),
+    ],
+)
+def test_overlapping_detections_of_one_card_count_once(centres: list[tuple[float, float]], expected: int) -> None:
+    from vision.detections import BACK, CardDetections
+    from vision.recognise.enrol import distinct_cards
+
+    quads = [card_quad(c, 180, 0.0) for c in centres]
+    found = CardDetections.from_quads(quads, [BACK] * len(quads), np.linspace(0.9, 0.5, len(quads)))
+    assert len(distinct_cards(found)) == expected
