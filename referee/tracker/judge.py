@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from referee.cards import Card
+from referee.cards import LOWEST, Card
 from referee.centre import Action, Centre, Landing, Removal, Stop, TakeBack
 from referee.centre import Together as Simultaneous
 from referee.events import CardPlayed, CardTakenBack, Conflict, Event, RoundStopped, StackStarted
@@ -169,20 +169,23 @@ class Judge:
         if self.centre.stopped or self.centre.ruling(change.card, book.stack).legal:
             return []
         top = None if book.stack is None else self.centre.stack(book.stack).top
+        covered = {card: (t, frame) for card, t, frame in change.covered}
         cards = hidden_plays(
             top,
             change.card,
             hidden_s=change.hidden_s,
-            glimpsed=change.glimpsed,
+            glimpsed=(*change.glimpsed, *covered),
             available=self._available,
             settings=self.inference,
         )
         if cards is None:
-            cards = _glimpsed_run(top, change.glimpsed)  # seen briefly, then covered by a card of another run
+            # seen briefly, then covered by a card of another run
+            cards = _glimpsed_run(top, change.glimpsed) or _glimpsed_run(top, tuple(covered), start=True)
         if not cards:
             return []
         events: list[Event] = []
-        for card, (t, frame) in zip(cards, _unseen_times(change, len(cards)), strict=True):
+        times = [covered.get(card, when) for card, when in zip(cards, _unseen_times(change, len(cards)), strict=True)]
+        for card, (t, frame) in zip(cards, times, strict=True):
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
             book.stack = play.stack
             events.extend(play.events)
@@ -310,14 +313,23 @@ def _unseen_times(change: Landed, count: int) -> list[tuple[float, int]]:
     return times
 
 
-def _glimpsed_run(top: Card | None, glimpsed: tuple[Card, ...]) -> tuple[Card, ...]:
+def _glimpsed_run(top: Card | None, glimpsed: tuple[Card, ...], *, start: bool = False) -> tuple[Card, ...]:
     """The glimpsed cards that go on ``top`` one after the other (b10 glimpsed on b9 before y9 covered it):
-    they were played, whatever is judged of the card that covered them.
+    they were played, whatever is judged of the card that covered them. ``start``: on an empty spot, a
+    glimpsed 1 starts the run (g1 lay a moment before b2 covered it).
 
     >>> _glimpsed_run(Card.parse("b9"), (Card.parse("y2"), Card.parse("b10")))
     (Card.parse('b10'),)
+    >>> _glimpsed_run(None, (Card.parse("b3"), Card.parse("g1"), Card.parse("g2")), start=True)
+    (Card.parse('g1'), Card.parse('g2'))
     """
     run: list[Card] = []
+    if top is None and start:
+        ones = [card for card in glimpsed if card.number == LOWEST]
+        if len(ones) != 1:
+            return ()
+        top = ones[0]
+        run.append(top)
     while (nxt := (Card(top.colour, top.number + 1) if top is not None and top.number < 10 else None)) in glimpsed:
         assert nxt is not None
         run.append(nxt)

@@ -71,6 +71,10 @@ class Landed:
     hidden_from: tuple[float, int] | None = None
     """When the card was first seen as the pile came out of hiding: since when (time, frame) it was hidden;
     it may have come down any time since, most likely at once (the hand that slapped it hid it)."""
+    covered: tuple[tuple[Card, float, int], ...] = ()
+    """Cards read on the pile only between the old top's last reading and the new card's first (time, frame
+    of the first reading): a card that lay a moment, then this one covered it. A misread of the new card
+    cannot come before it, and one of the old top would not hide the old top."""
 
 
 @dataclass(frozen=True)
@@ -605,7 +609,8 @@ class StackTracker:
         )
         gap = pile.gap
         hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
-        change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, copy, hidden_from)
+        covered = self._covered(pile, card, t)
+        change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, copy, hidden_from, covered)
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))
@@ -613,6 +618,16 @@ class StackTracker:
         pile.copy_run = pile.uncover_run = None
         pile.ballot.restart(keep=card)
         return change
+
+    def _covered(self, pile: Pile, card: Card, t: float) -> tuple[tuple[Card, float, int], ...]:
+        """See :attr:`Landed.covered`."""
+        old = pile.ballot.run(pile.top) if pile.top is not None else None
+        since = old.last_t if old is not None else -math.inf
+        return tuple(
+            (c.card, c.first_t, c.first_frame)
+            for c in pile.ballot.glimpsed()
+            if c.card not in pile.cards and c.card != card and since < c.first_t and c.last_t < t
+        )
 
     def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:
         """A new pile whose card lies in a stack close by is that stack's lower card showing, unless it is a 1:
