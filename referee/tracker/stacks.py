@@ -74,7 +74,8 @@ class Landed:
     covered: tuple[tuple[Card, float, int], ...] = ()
     """Cards read on the pile only between the old top's last reading and the new card's first (time, frame
     of the first reading): a card that lay a moment, then this one covered it. A misread of the new card
-    cannot come before it, and one of the old top would not hide the old top."""
+    cannot come before it, and one of the old top would not hide the old top; the last reading is at most
+    ``max_gap_s`` before the new card's first (the hand that brought the new card hid it meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -570,8 +571,12 @@ class StackTracker:
             moved.ballot = pile.ballot
             return [self._land(moved, winner.card, winner.first_t, winner.first_frame, winner.placement)]
         height = _height_in(pile.cards, winner.card)
-        if height >= 0:
+        if height >= 0 and all(pile.removable[height + 1 :]):
             return self._uncover(pile, winner.card, height, winner.last_t)
+        if height >= 0:
+            # a legal card cannot leave the stack, and the top would outvote a lower card still showing: a new
+            # copy of the lower card covers the top, landing where the old copy lies (b9 on b10 over b9)
+            return [self._land(pile, winner.card, winner.first_t, winner.first_frame, winner.placement, copy=True)]
         places = self._places(winner)
         first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2])
         if len(places) < 2:
@@ -623,10 +628,11 @@ class StackTracker:
         """See :attr:`Landed.covered`."""
         old = pile.ballot.run(pile.top) if pile.top is not None else None
         since = old.last_t if old is not None else -math.inf
+        reach = self.settings.voting.max_gap_s  # covered by the new card's hand, not read long before (a misread)
         return tuple(
             (c.card, c.first_t, c.first_frame)
             for c in pile.ballot.glimpsed()
-            if c.card not in pile.cards and c.card != card and since < c.first_t and c.last_t < t
+            if c.card not in pile.cards and c.card != card and since < c.first_t and 0.0 < t - c.last_t <= reach
         )
 
     def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:
