@@ -30,13 +30,17 @@ def register(targets: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     parser.add_argument(
         "--baseline", type=Path, help="model for ultralytics predict (default: models/detector.pt, else the ONNX)"
     )
+    parser.add_argument(
+        "--data", type=Path, help="take the most crowded frames of a synth images folder instead of rendering"
+    )
+    parser.add_argument("--min-cards", type=int, default=25, help="with --data: findable cards per frame (25)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the ultralytics comparison")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.detect import DEFAULT_MODEL
-    from vision.detect.bench import bench, table_frames
+    from vision.detect.bench import bench, frames_from, table_frames
     from vision.detect.pipeline import CardReader
 
     if args.frames < 1:
@@ -52,13 +56,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_baseline:
         pt = Path(model).with_suffix(".pt")
         baseline = args.baseline or (pt if pt.is_file() else Path(model))
-    frames = table_frames(args.frames)
+    frames = frames_from(args.data, args.frames, args.min_cards) if args.data else table_frames(args.frames)
     if not frames.images:
-        raise SetupError("no rendered frame had 30..60 findable cards")
+        raise SetupError("no frame had enough findable cards: try --data DIR with a lower --min-cards")
     result = bench(frames, reader, baseline)
     cards = sum(frames.cards) / len(frames.cards)
     print(
-        f"{len(frames.images)} frames 1280x720 (heldout seeds {frames.seeds[0]}..{frames.seeds[-1]}), "
+        f"{len(frames.images)} frames {frames.images[0].shape[1]}x{frames.images[0].shape[0]} "
+        f"(heldout seeds {min(frames.seeds)}..{max(frames.seeds)}), "
         f"{cards:.1f} findable cards per frame, {result.cards_found:.1f} found"
     )
     print(f"detect (onnxruntime)    {result.detect}")

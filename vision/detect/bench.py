@@ -58,7 +58,7 @@ def table_frames(count: int, min_cards: int = 30, max_cards: int = 60, first_see
     seeds: list[int] = []
     cards: list[int] = []
     seed = first_seed
-    while len(images) < count and seed < first_seed + 200 * count:
+    while len(images) < count and seed < first_seed + 60 * count:
         _, rendered = render_example(seed, "heldout", FRAME_SIZE)
         findable = sum(label.visible >= FINDABLE_VISIBLE for label in rendered.labels)
         if min_cards <= findable <= max_cards:
@@ -67,6 +67,24 @@ def table_frames(count: int, min_cards: int = 30, max_cards: int = 60, first_see
             cards.append(findable)
         seed += 1
     return Frames(images, seeds, cards)
+
+
+def frames_from(data: Path, count: int, min_cards: int = 25) -> Frames:
+    """The ``count`` labelled images under ``data`` with the most findable cards (at least ``min_cards``).
+
+    Rendering busy scenes is slow (few random scenes hold 30+ visible cards), so a directory written by
+    ``ligretto synth images`` is the quicker source of crowded frames.
+    """
+    import cv2
+
+    from vision.evaluate.truth import iter_truth
+
+    crowded = sorted(
+        ((int((t.visible >= FINDABLE_VISIBLE).sum()), t.image) for t in iter_truth(data)), key=lambda c: -c[0]
+    )
+    chosen = [(n, image) for n, image in crowded[:count] if n >= min_cards]
+    images = [np.asarray(cv2.imread(str(image)), np.uint8) for _, image in chosen]
+    return Frames(images, [int(Path(image).stem.split("_")[-1]) for _, image in chosen], [n for n, _ in chosen])
 
 
 def time_each(frames: list[Image], run: Callable[[Image], object]) -> Timing:

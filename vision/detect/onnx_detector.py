@@ -86,6 +86,9 @@ class OnnxDetector:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
+        # No busy-waiting between operators: on a CPU shared with other jobs, spinning threads wait for
+        # descheduled siblings (measured on 2 cores under load: 40 ms per frame spinning, 23 ms without).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
