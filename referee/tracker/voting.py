@@ -3,8 +3,9 @@
 A recogniser misreads a card now and then, a hand flickers over it, glare hides a digit for a frame. A
 :class:`Ballot` keeps the recent per-frame readings of one stack, each weighted by the sighting's confidence,
 and names a :class:`Candidate` only when it was seen in enough frames, over enough time, and holds most of
-the recent weight. The candidate keeps the time and frame of its *first* reading in its current run, so an
-event reports when the card came down, not when the vote was won.
+the weight cast since it first showed (the old top's readings before a card came down do not outvote it: a
+card lying only ~0.3 s before it is taken back must still win). The candidate keeps the time and frame of its
+*first* reading in its current run, so an event reports when the card came down, not when the vote was won.
 
 >>> ballot = Ballot(VotingSettings(min_frames=3, min_span_s=0.06))
 >>> r5, r7 = Card.parse("r5"), Card.parse("r7")
@@ -17,6 +18,7 @@ event reports when the card came down, not when the vote was won.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -120,17 +122,18 @@ class Ballot:
         self._now = max(self._now, t)
         self._forget_before(t - self.settings.window_s)
 
-    def share(self, card: Card) -> float:
-        """``card``'s part of the weight cast within the window."""
-        total = sum(w for _, _, w in self._votes)
-        return sum(w for _, c, w in self._votes if c == card) / total if total > 0 else 0.0
+    def share(self, card: Card, since: float = -math.inf) -> float:
+        """``card``'s part of the weight cast within the window (and at or after ``since``)."""
+        votes = [(c, w) for t, c, w in self._votes if t >= since]
+        total = sum(w for _, w in votes)
+        return sum(w for c, w in votes if c == card) / total if total > 0 else 0.0
 
     def winner(self) -> Candidate | None:
         """The card with enough evidence to be believed as the top now, if any."""
         s = self.settings
         for run in sorted(self._runs.values(), key=lambda r: -r.weight):
             long_enough = s.lasted(run.span_s, s.min_span_s, self.frame_s)
-            if run.frames >= s.min_frames and long_enough and self.share(run.card) >= s.min_share:
+            if run.frames >= s.min_frames and long_enough and self.share(run.card, since=run.first_t) >= s.min_share:
                 return run
         return None
 
