@@ -29,7 +29,6 @@ from typing import Any
 import cv2
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import least_squares
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.errors import LigrettoError
@@ -231,6 +230,8 @@ def _fit(cards: FloatArray, start: FloatArray, projective: bool) -> FloatArray:
     A plane seen nearly straight on has a two-fold ambiguity (which way it tilts), and from the affine start the
     solver may slide into the wrong one; starting from tilts in eight directions finds the right basin.
     """
+    from scipy.optimize import least_squares  # imported here: scipy costs ~0.8 s at CLI start-up
+
     params = np.r_[start[:3], 0.0, 0.0]
     for _ in range(2):  # the corner labelling (which edge is short) is re-decided once the plane is better known
         shifts = _labelling(_matrix(params), cards)
