@@ -30,13 +30,14 @@ from referee.events import Placement
 class VotingSettings:
     """How much evidence a new top needs.
 
-    The defaults ask for at least 3 readings spanning 0.2 s within the last 0.5 s and 60% of the recent weight:
-    enough to outvote a one-frame misread at 30 fps and still rule within 0.5 s of the card coming down.
+    The defaults ask for at least 3 readings spanning 0.15 s within the last 0.5 s and 60% of the weight cast
+    since the card first showed: enough to outvote a one-frame misread at 30 fps, to catch an illegal card taken
+    back (or covered) after ~0.2 s on the table, and still rule within 0.5 s of the card coming down.
     """
 
     window_s: float = 0.5
     min_frames: int = 3
-    min_span_s: float = 0.2
+    min_span_s: float = 0.15
     min_share: float = 0.6
     max_gap_s: float = 0.5
     """A run of readings of one card survives a gap (dropout, a hand passing) this long."""
