@@ -1,0 +1,48 @@
+"""Quad refinement: a rough detector quad re-fitted to the card's colour, or left alone when unsure."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.recognise.refine import refine_quads
+
+TRUE = np.float32(cv2.boxPoints(((200.0, 150.0), (40.0, 62.0), 30.0)))
+
+
+def _scene(colour: tuple[int, int, int]) -> np.ndarray:
+    image = np.full((300, 400, 3), 90, np.uint8)
+    cv2.fillConvexPoly(image, np.round(TRUE).astype(np.int32), colour)
+    cv2.circle(image, (200, 150), 6, (255, 255, 255), -1)  # a white digit in the middle
+    return image
+
+
+def _error(quad: np.ndarray) -> float:
+    return min(float(np.linalg.norm(np.roll(quad, k, 0) - TRUE, axis=1).mean()) for k in range(4))
+
+
+ROUGH = np.float32(cv2.boxPoints(((204.0, 146.0), (50.0, 52.0), 5.0)))  # square-ish, 25 degrees off
+
+
+@pytest.mark.parametrize(
+    "colour", [(0, 0, 220), (0, 160, 0), (200, 60, 0), (0, 210, 230)], ids=["red", "green", "blue", "yellow"]
+)
+def test_a_rough_quad_is_fitted_to_the_coloured_card(colour: tuple[int, int, int]) -> None:
+    refined = refine_quads(_scene(colour), ROUGH[None])[0]
+    assert _error(ROUGH) > 8
+    assert _error(refined) < 2.5
+
+
+def test_without_a_coloured_card_the_detectors_quad_stands() -> None:
+    grey = np.full((300, 400, 3), 90, np.uint8)
+    assert np.array_equal(refine_quads(grey, ROUGH[None])[0], ROUGH)
+
+
+def test_a_blob_far_larger_than_the_detection_is_not_taken() -> None:
+    image = np.full((300, 400, 3), 90, np.uint8)
+    image[60:240, 100:300] = (0, 0, 220)  # a red table, not a card
+    small = np.float32([[190, 140], [210, 140], [210, 170], [190, 170]])
+    assert np.array_equal(refine_quads(image, small[None])[0], small)
+
+
+def test_no_quads_no_work() -> None:
+    assert refine_quads(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4, 2), np.float32)).shape == (0, 4, 2)
