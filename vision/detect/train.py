@@ -90,7 +90,9 @@ class TrainSettings:
             "amp": False,
             "plots": False,
             "deterministic": False,
-            "pretrained": False,
+            # From a yaml: random weights. From one of our own .pt checkpoints: keep its weights (ultralytics
+            # discards them when pretrained=False, which made a "continue from stage 1" run start over).
+            "pretrained": str(self.model).endswith(".pt"),
             "patience": 0,
             "verbose": True,
             # Top-down table views: any rotation and flip is a valid scene. Cards are already rendered at
