@@ -25,23 +25,22 @@ def refine_quads(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32])
     out = np.asarray(corners, np.float32).copy()
     if len(out) == 0:
         return out
-    hsv: npt.NDArray[np.uint8] = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)  # type: ignore[assignment]
     for i, quad in enumerate(out):
-        fitted = _fit(hsv, quad)
+        fitted = _fit(image, quad)
         if fitted is not None:
             out[i] = fitted
     return out
 
 
-def _fit(hsv: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
+def _fit(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
     centre = quad.mean(axis=0)
     reach = float(np.linalg.norm(quad - centre, axis=1).max()) * 1.3
-    height, width = hsv.shape[:2]
+    height, width = image.shape[:2]
     x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
     x1, y1 = min(width, int(centre[0] + reach) + 1), min(height, int(centre[1] + reach) + 1)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
-    roi = hsv[y0:y1, x0:x1]
+    roi = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2HSV)  # only round the card: cheap
     local = (quad - [x0, y0]).astype(np.float32)
     inside = np.zeros(roi.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(local).astype(np.int32), 1)
@@ -70,7 +69,7 @@ def _fit(hsv: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArr
     return _like(box, quad)
 
 
-def _dominant_hue(hues: npt.NDArray[np.uint8]) -> int:
+def _dominant_hue(hues: np.ndarray) -> int:
     counts = np.bincount(hues.ravel() // 6, minlength=30)
     counts = counts + np.roll(counts, 1) + np.roll(counts, -1)  # neighbours count too (circular)
     return int(counts.argmax()) * 6 + 3
