@@ -24,6 +24,10 @@ from referee.sightings import FrameSightings, Quad, Sighting
 from vision.detections import FACE, CardDetections
 from vision.geometry import TableGeometry
 
+MIN_IDENTITY = 0.6
+"""A face read less surely than this is reported as a face of unknown identity (no card), not as a card: on the
+sample round it drops a quarter of the wrong reads of >= 60 %-visible faces (225 -> 165) for 9 of 1,296 right."""
+
 
 def to_sightings(
     detections: CardDetections,
@@ -52,6 +56,8 @@ def to_sightings(
 
 
 def _card(detections: CardDetections, i: int) -> Card | None:
+    if detections.identity_confidence[i] < MIN_IDENTITY:
+        return None
     colour, number = int(detections.colour[i]), int(detections.number[i])
     if 0 <= colour < len(COLOURS) and LOWEST <= number <= HIGHEST:
         return Card(COLOURS[colour], number)

@@ -1,0 +1,23 @@
+"""The sightings adapter: a sure read becomes a card, an unsure one a face of unknown identity."""
+
+import numpy as np
+import pytest
+
+from referee.cards import Card
+from vision.detections import FACE, CardDetections
+from vision.geometry import TableGeometry
+from vision.sightings_adapter import MIN_IDENTITY, to_sightings
+
+QUAD = [[0, 0], [59, 0], [59, 91], [0, 91]]
+
+
+@pytest.mark.parametrize(
+    ("identity", "card"),
+    [(0.99, Card.parse("r5")), (MIN_IDENTITY, Card.parse("r5")), (MIN_IDENTITY - 0.01, None), (0.2, None)],
+)
+def test_a_face_is_a_card_only_when_read_surely(identity: float, card: Card | None) -> None:
+    dets = CardDetections.from_quads([QUAD], [FACE], [0.9]).with_identity(
+        colour=[0], number=[5], identity_confidence=[identity]
+    )
+    (sighting,) = to_sightings(dets, TableGeometry(np.eye(3)), t=0.0, frame=0).sightings
+    assert (sighting.kind, sighting.card) == ("face", card)
