@@ -62,10 +62,18 @@ def _fit(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDA
     if min(w, h) < 4:
         return None
     aspect = max(w, h) / min(w, h)
-    area = w * h / max(float(cv2.contourArea(local)), 1.0)
-    if not (ASPECT_LIMITS[0] <= aspect <= ASPECT_LIMITS[1] and AREA_LIMITS[0] <= area <= AREA_LIMITS[1]):
+    detected = max(float(cv2.contourArea(local)), 1.0)
+    area = w * h / detected
+    if ASPECT_LIMITS[0] <= aspect <= ASPECT_LIMITS[1] and AREA_LIMITS[0] <= area <= AREA_LIMITS[1]:
+        box = cv2.boxPoints(((cx + x0, cy + y0), (w, h), angle)).astype(np.float32)
+    elif area > 1.0 and aspect < ASPECT_LIMITS[0]:
+        # cards of one colour on one stack merge into one squarish blob: its angle is still the cards', the
+        # detector's centre and area (not its angle) are about right, and a card is 91 x 59
+        short = (detected / CARD_ASPECT) ** 0.5
+        size = (short, short * CARD_ASPECT) if h >= w else (short * CARD_ASPECT, short)
+        box = cv2.boxPoints(((float(centre[0]), float(centre[1])), size, angle)).astype(np.float32)
+    else:
         return None
-    box = cv2.boxPoints(((cx + x0, cy + y0), (w, h), angle)).astype(np.float32)
     return _like(box, quad)
 
 
