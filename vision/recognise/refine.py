@@ -18,6 +18,7 @@ CARD_ASPECT = 91 / 59
 MIN_SATURATION, MIN_VALUE, HUE_TOLERANCE = 80, 60, 12
 ASPECT_LIMITS = (1.3, 1.85)
 AREA_LIMITS = (0.5, 1.8)  # the fit's area over the detection's
+MERGED_AREA_LIMIT = 2.5  # a blob larger still is not a stack but a table or a wall of one colour
 
 
 def refine_quads(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -66,7 +67,7 @@ def _fit(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDA
     area = w * h / detected
     if ASPECT_LIMITS[0] <= aspect <= ASPECT_LIMITS[1] and AREA_LIMITS[0] <= area <= AREA_LIMITS[1]:
         box = cv2.boxPoints(((cx + x0, cy + y0), (w, h), angle)).astype(np.float32)
-    elif area > 1.0 and aspect < ASPECT_LIMITS[0]:
+    elif 1.0 < area <= MERGED_AREA_LIMIT and aspect < ASPECT_LIMITS[0]:
         # cards of one colour on one stack merge into one squarish blob: its angle is still the cards', the
         # detector's centre and area (not its angle) are about right, and a card is 91 x 59
         short = (detected / CARD_ASPECT) ** 0.5
