@@ -632,7 +632,11 @@ class StackTracker:
         return tuple(
             (c.card, c.first_t, c.first_frame)
             for c in pile.ballot.glimpsed()
-            if c.card not in pile.cards and c.card != card and since < c.first_t and 0.0 < t - c.last_t <= reach
+            if c.card not in pile.cards
+            and c.card != card
+            and since < c.first_t
+            and 0.0 < t - c.last_t <= reach
+            and c.weight >= 0.5  # one sure reading at least: an unsure misread must not start a cascade
         )
 
     def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:
