@@ -132,9 +132,7 @@ class Ballot:
     def winner(self) -> Candidate | None:
         """The card with enough evidence to be believed as the top now, if any."""
         s = self.settings
-        # newest first: the old top's long run keeps most of the weight since *its* first reading for a while
-        # after a card covers it, and must not outvote a new card that already holds the readings since
-        for run in sorted(self._runs.values(), key=lambda r: -r.first_t):
+        for run in sorted(self._runs.values(), key=lambda r: -r.weight):
             long_enough = s.lasted(run.span_s, s.min_span_s, self.frame_s)
             if run.frames >= s.min_frames and long_enough and self.share(run.card, since=run.first_t) >= s.min_share:
                 return run
