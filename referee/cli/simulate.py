@@ -35,6 +35,30 @@ renderer) and DIR/summary.json (per round: duration, end, counts, scores, inject
 and winners)."""
 
 
+def add_table_options(group: argparse._ActionsContainer) -> None:
+    """The options of the table and its rules; shared with ``ligretto synth video``, which films a simulated round."""
+    group.add_argument("--backs", help="comma-separated back ids (default: the first N of the catalogue)")
+    group.add_argument(
+        "--catalogue",
+        type=Path,
+        help="back catalogue file (default: ./ligretto-backs.json when present, else the 12 built-in backs)",
+    )
+    group.add_argument(
+        "--conflict",
+        choices=[c.value for c in ConflictResolution],
+        default=ConflictResolution.LOWER_CARD_STAYS.value,
+        help="who keeps a card when two identical cards land together (default: %(default)s)",
+    )
+    group.add_argument(
+        "--short-hand",
+        choices=[s.value for s in ShortHand],
+        default=ShortHand.TURN_REMAINING.value,
+        help="fewer hand cards than to turn over (default: %(default)s)",
+    )
+    group.add_argument("--turn-over", type=int, default=3, help="hand cards turned over at a time (default: 3)")
+    group.add_argument("--advanced-row", action="store_true", help="allow building down on the own row")
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "simulate",
@@ -68,32 +92,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="normal",
         help="how fast the bots play (default: %(default)s, a 4-player round in about 1-3 minutes)",
     )
-    parser.add_argument("--backs", help="comma-separated back ids (default: the first N of the catalogue)")
-    parser.add_argument(
-        "--catalogue",
-        type=Path,
-        help="back catalogue file (default: ./ligretto-backs.json when present, else the 12 built-in backs)",
-    )
-    parser.add_argument(
-        "--conflict",
-        choices=[c.value for c in ConflictResolution],
-        default=ConflictResolution.LOWER_CARD_STAYS.value,
-        help="who keeps a card when two identical cards land together (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--short-hand",
-        choices=[s.value for s in ShortHand],
-        default=ShortHand.TURN_REMAINING.value,
-        help="fewer hand cards than to turn over (default: %(default)s)",
-    )
-    parser.add_argument("--turn-over", type=int, default=3, help="hand cards turned over at a time (default: 3)")
-    parser.add_argument("--advanced-row", action="store_true", help="allow building down on the own row")
+    add_table_options(parser)
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    backs = _backs(args)
+    backs = backs_of(args)
     rules = RuleSettings(
         conflict_resolution=ConflictResolution(args.conflict),
         short_hand=ShortHand(args.short_hand),
@@ -128,7 +133,7 @@ def mistake_rates(args: argparse.Namespace) -> MistakeRates:
     return rates
 
 
-def _backs(args: argparse.Namespace) -> tuple[str, ...]:
+def backs_of(args: argparse.Namespace) -> tuple[str, ...]:
     catalogue = Catalogue.in_use(args.catalogue)
     if args.backs:
         backs = tuple(b.strip() for b in args.backs.split(",") if b.strip())

@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.cli.simulate import _backs as simulated_backs
+from referee.cli.simulate import add_table_options
+from referee.cli.simulate import backs_of as simulated_backs
 from referee.errors import SetupError
 from referee.rules import ConflictResolution, RuleSettings, ShortHand
 from referee.simulator import BotProfile, Delay, MistakeRates, Round, RoundResult, SimSettings
@@ -64,22 +65,7 @@ def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     game.add_argument("--players", type=int, help="number of players, 2..12 (default: 4, or one per --backs)")
     game.add_argument("--seed", type=int, default=0, help="seed of the round and of the look (default: 0)")
     game.add_argument("--mistakes", type=float, default=0.0, metavar="RATE", help="mistake rate 0..1 (default 0)")
-    game.add_argument("--backs", help="comma-separated back ids (default: the first N of the catalogue)")
-    game.add_argument("--catalogue", type=Path, help="back catalogue file (default: the 12 built-in backs)")
-    game.add_argument(
-        "--conflict",
-        choices=[c.value for c in ConflictResolution],
-        default=ConflictResolution.LOWER_CARD_STAYS.value,
-        help="who keeps a card when two identical cards land together (default: %(default)s)",
-    )
-    game.add_argument(
-        "--short-hand",
-        choices=[s.value for s in ShortHand],
-        default=ShortHand.TURN_REMAINING.value,
-        help="fewer hand cards than to turn over (default: %(default)s)",
-    )
-    game.add_argument("--turn-over", type=int, default=3, help="hand cards turned over at a time (default: 3)")
-    game.add_argument("--advanced-row", action="store_true", help="allow building down on the own row")
+    add_table_options(game)
     game.add_argument("--fast-bots", action="store_true", help="quick players (about twice the default pace)")
     film = parser.add_argument_group("the video")
     film.add_argument("--out", type=Path, metavar="FILE.mp4", help="the video to write (required unless --bench)")
