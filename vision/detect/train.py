@@ -56,6 +56,11 @@ class TrainSettings:
     def last_checkpoint(self) -> Path:
         return self.run_dir / "weights" / "last.pt"
 
+    @property
+    def warm_start(self) -> bool:
+        """Whether training continues from one of our own checkpoints rather than random weights."""
+        return str(self.model).endswith(".pt")
+
     def export_size(self) -> tuple[int, int]:
         """Network input (height, width) for 16:9 frames, the height rounded up to the stride (32).
 
@@ -79,7 +84,9 @@ class TrainSettings:
             "optimizer": self.optimizer,
             "lr0": self.lr0,
             "close_mosaic": self.close_mosaic,
-            "warmup_epochs": 1,
+            # A warm start from our own checkpoint skips the warm-up: its bias LR ramp (0.1 down to lr0) would
+            # first undo what the checkpoint learnt.
+            "warmup_epochs": 0 if self.warm_start else 1,
             "workers": self.workers,
             "cache": "ram" if self.cache else False,
             "seed": self.seed,
@@ -92,7 +99,7 @@ class TrainSettings:
             "deterministic": False,
             # From a yaml: random weights. From one of our own .pt checkpoints: keep its weights (ultralytics
             # discards them when pretrained=False, which made a "continue from stage 1" run start over).
-            "pretrained": str(self.model).endswith(".pt"),
+            "pretrained": self.warm_start,
             "patience": 0,
             "verbose": True,
             # Top-down table views: any rotation and flip is a valid scene. Cards are already rendered at
@@ -149,3 +156,11 @@ def _set_threads(threads: int) -> None:
     import torch
 
     torch.set_num_threads(threads)
+    # ultralytics' select_device() resets torch to its own NUM_THREADS (cores - 1, so 1 on this machine) when
+    # training starts; set its module global too, or the count asked for here is silently undone.
+    from vision.detect.ultralytics_adapter import import_ultralytics
+
+    import_ultralytics()
+    from ultralytics.utils import torch_utils
+
+    torch_utils.NUM_THREADS = threads

@@ -43,13 +43,33 @@ def new_or_checkpoint(model: str | Path) -> Any:
     return yolo(text, task="obb")
 
 
+def loader_keeping_trainer() -> type:
+    """ultralytics' OBB trainer, except that it keeps the data-loading processes asked for on a CPU.
+
+    ultralytics sets ``workers = 0`` on CPUs ("time dominated by inference"); for this small model on 320 px
+    mosaics it is not: with the augmentation in the training process, one of the two cores sat idle
+    (measured: load 1.05, 1.9 batches/s).
+    """
+    from ultralytics.models.yolo.obb import OBBTrainer
+
+    class LoaderKeepingTrainer(OBBTrainer):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            overrides = kwargs.get("overrides") or (args[1] if len(args) > 1 else None) or {}
+            if overrides.get("workers") is not None:
+                self.args.workers = int(overrides["workers"])
+
+    return LoaderKeepingTrainer
+
+
 def train(model: str | Path, resume: bool, **settings: Any) -> Path:
     """Trains (or resumes) and returns the best checkpoint's path."""
     yolo = new_or_checkpoint(model)
+    trainer = loader_keeping_trainer()
     if resume:
-        yolo.train(resume=True)
+        yolo.train(resume=True, trainer=trainer)
     else:
-        yolo.train(**settings)
+        yolo.train(trainer=trainer, **settings)
     trainer = yolo.trainer
     best = Path(trainer.best)
     return best if best.is_file() else Path(trainer.last)
