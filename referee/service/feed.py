@@ -3,21 +3,28 @@
 A file stands in for a camera: it starts playing when a round starts and its frames are released at the
 times they carry (``speed`` 2 plays twice as fast; 0 as fast as the pipeline goes, for tests). A camera or a
 stream paces itself. Nothing a web client sends reaches here: the source is fixed on the command line.
+
+A live source is read by :class:`NewestFrame`: a thread takes frames as they come and the pipeline always
+gets the newest one, so a pipeline slower than the camera drops frames instead of queueing them (a queued
+frame is an alert that comes later and later).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from referee.errors import InputFileError
 from referee.session import DetectorVision, OracleVision, Session, Vision
 from vision.geometry import TableGeometry
 from vision.oracle import truth_frames_path
 from vision.sources import CameraSource, Frame, VideoSource
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,72 @@ def wall_timed(frames: Iterator[Frame], clock: Callable[[], float] = time.time) 
         now = clock()
         start = now if start is None else start
         yield Frame(frame.index, now - start, frame.image)
+
+
+class NewestFrame(Generic[T]):
+    """Iterates over the newest of ``items``: a reader thread pulls them as fast as they come, and each step of
+    the iteration takes the latest one. Items the consumer had no time for are dropped (counted in
+    :attr:`dropped`), never queued: behind a slow pipeline a live source stays live. An error in ``items`` is
+    raised in the consumer; :meth:`close` stops the reader (``items`` is closed in the reader's own thread, so
+    a decoder is never touched by two threads).
+
+    >>> newest = NewestFrame(iter(["only frame"]))
+    >>> list(newest), newest.dropped
+    (['only frame'], 0)
+    """
+
+    def __init__(self, items: Iterator[T]) -> None:
+        self._items = items
+        self._ready = threading.Condition()
+        self._slot: list[T] = []  # the newest item not yet taken (at most one)
+        self._ended = False
+        self._error: BaseException | None = None
+        self._closing = threading.Event()
+        self._reader = threading.Thread(target=self._read, name="ligretto-frames", daemon=True)
+        self.dropped = 0
+
+    def _read(self) -> None:
+        try:
+            for item in self._items:
+                with self._ready:
+                    self.dropped += len(self._slot)
+                    self._slot[:] = [item]
+                    self._ready.notify()
+                if self._closing.is_set():
+                    break
+        except Exception as exc:  # handed to the consumer, which raises it
+            self._error = exc
+        finally:
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()
+            with self._ready:
+                self._ended = True
+                self._ready.notify()
+
+    def start(self) -> NewestFrame[T]:
+        """Starts reading (iterating starts it too): frames come from now on, whether taken or not."""
+        if self._reader.ident is None:
+            self._reader.start()
+        return self
+
+    def __iter__(self) -> Iterator[T]:
+        self.start()
+        while True:
+            with self._ready:
+                self._ready.wait_for(lambda: bool(self._slot) or self._ended)
+                if not self._slot:
+                    break
+                item = self._slot.pop()
+            yield item
+        if self._error is not None:
+            raise self._error
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stops the reader (it finishes the item it is waiting for: a frame interval at most for a live source)."""
+        self._closing.set()
+        if self._reader.is_alive():
+            self._reader.join(timeout)
 
 
 def describe(spec: FeedSpec) -> dict[str, Any]:

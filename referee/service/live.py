@@ -20,17 +20,19 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from referee.backs import BackDesign
 from referee.errors import LigrettoError
 from referee.events import Event, RoundScored, RoundStarted
 from referee.scoring import RoundResult
-from referee.service.feed import FeedSpec, describe, paced, wall_timed
+from referee.service.feed import FeedSpec, NewestFrame, describe, paced, wall_timed
 from referee.service.hub import Hub
 from referee.service.overlay import overlay_state, picture
 from referee.service.sheets import score_sheet
 from referee.session import Session, SessionSettings
+from referee.sightings import FrameSightings
 from referee.store import RoundRow, SessionRow, Store
 from referee.tracker import Referee, RefereeSettings
 from vision.geometry import TableGeometry
@@ -38,7 +40,13 @@ from vision.sightings_adapter import to_sightings
 from vision.sources import Frame
 
 GEOMETRY_EVERY = 15  # frames between tries to find the table plane on a live camera
-PICTURE_WANTED_S = 2.0  # keep encoding pictures this long after the page last asked for one
+
+
+class Unread(Enum):
+    """Why a frame was not read for the referee."""
+
+    NO_ROUND = "no round in play"
+    NO_TABLE_YET = "a camera's table plane is still being looked for"
 
 
 class ConflictError(LigrettoError):
@@ -105,6 +113,9 @@ class LiveTable:
         self.frame_index = 0
         self.source_error: str | None = None
         self.frame_ms: deque[float] = deque(maxlen=300)
+        self.lag_ms: deque[float] = deque(maxlen=300)
+        """How late each frame was taken after it came (a file's own time; a camera's arrival)."""
+        self.dropped = 0
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._closing = threading.Event()
@@ -112,7 +123,7 @@ class LiveTable:
         self._latest: Frame | None = None
         self._jpeg: bytes | None = None
         self._jpeg_at = 0.0
-        self._picture_wanted_until = 0.0
+        self._drawing = threading.Lock()
 
     # ------------------------------------------------------------------------------------------ lifecycle
 
@@ -160,38 +171,54 @@ class LiveTable:
                 self.geometry = self.spec.geometry(self.runner, source) or self.geometry
         frames = source.frames() if self.spec.is_file else wall_timed(source.frames())
         speed = self.spec.speed if self.spec.is_file else 0.0  # a camera paces itself
-        for frame, epoch in paced(frames, speed):
-            if self._closing.is_set():
-                return
-            started = time.perf_counter()
-            self._step(frame, epoch)
-            self.frame_ms.append((time.perf_counter() - started) * 1000.0)
-            if self.spec.is_file and not self._round_wants_frames():
-                return  # a file plays for one round
+        live = speed > 0 or not self.spec.is_file  # a file played as fast as it goes (tests) drops nothing
+        feed = NewestFrame(paced(frames, speed)) if live else paced(frames, speed)
+        try:
+            for frame, epoch in feed:
+                if self._closing.is_set():
+                    return
+                started = time.perf_counter()
+                self._step(frame, epoch, due=epoch + frame.t / (speed or 1.0))
+                self.frame_ms.append((time.perf_counter() - started) * 1000.0)
+                self.dropped = feed.dropped if isinstance(feed, NewestFrame) else 0
+                if self.spec.is_file and not self._round_wants_frames():
+                    return  # a file plays for one round
+        finally:
+            if isinstance(feed, NewestFrame):
+                feed.close()  # before the source is closed: the reader thread decodes from it
         self.source_error = getattr(source, "broken", None)
 
-    def _step(self, frame: Frame, epoch: float) -> None:
+    def _step(self, frame: Frame, epoch: float, due: float) -> None:
+        """One frame: read (outside the lock: only this thread uses the vision, and commands must not wait for a
+        detector), then refereed and published under the lock. ``due``: when the frame was there to be taken."""
+        picked = time.time()
+        self.lag_ms.append((picked - due) * 1000.0)
+        sightings = self._read(frame) if self._round_wants_frames() else Unread.NO_ROUND
+        read = time.time()
         with self._lock:
+            locked = time.time()
             self.t, self.frame_index, self.epoch = frame.t, frame.index, epoch
             self.meter.tick()
             if frame.image is not None:
                 self._latest = frame
             rnd = self.round
-            if rnd is not None and not rnd.done:
-                self._publish(rnd, self._referee_step(rnd, frame))
-            self._maybe_picture()
+            if rnd is not None and not rnd.done and sightings is not Unread.NO_ROUND:
+                events = [] if isinstance(sightings, Unread) else rnd.referee.update(sightings)
+                ruled = time.time()
+                timing = {"frame_t": frame.t, "due": due, "picked": picked, "read": read, "locked": locked}
+                self._publish(rnd, events, {**timing, "ruled": ruled})
 
-    def _referee_step(self, rnd: LiveRound, frame: Frame) -> list[Event]:
+    def _read(self, frame: Frame) -> FrameSightings | Unread | None:
+        """The frame's sightings (None: an unreadable frame)."""
         if frame.image is None:
-            return rnd.referee.update(None)
+            return None
         if self.geometry is None:
             if frame.index % GEOMETRY_EVERY == 0:
                 self.geometry = self.runner.find_geometry([frame], (frame.image.shape[1], frame.image.shape[0]))
             if self.geometry is None:
-                return []
+                return Unread.NO_TABLE_YET
         detections, visible = self.vision.read(frame)
-        sightings = to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
-        return rnd.referee.update(sightings)
+        return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
 
     def _source_ended(self) -> None:
         with self._lock:
@@ -203,21 +230,12 @@ class LiveTable:
                 self._publish(rnd, rnd.referee.finish())
                 self._status("source_ended")
 
-    def _maybe_picture(self) -> None:
-        now = time.time()
-        if now > self._picture_wanted_until or self._latest is None or self._latest.image is None:
-            return
-        if now - self._jpeg_at < self.picture_every_s:
-            return
-        referee = self.round.referee if self.round is not None else None
-        self._jpeg = picture(self._latest.image, overlay_state(referee, self.geometry, self._latest.t))
-        self._jpeg_at = now
-
     # ------------------------------------------------------------------------------------------ publishing
 
-    def _publish(self, rnd: LiveRound, events: list[Event]) -> None:
+    def _publish(self, rnd: LiveRound, events: list[Event], timing: dict[str, float] | None = None) -> None:
         for event in events:
             seq = self.store.add_event(rnd.row.id, event)
+            stored = time.time()
             self.hub.publish(
                 {
                     "kind": "event",
@@ -227,6 +245,7 @@ class LiveTable:
                     "added": time.time(),
                     "epoch": self.epoch,
                     "event": event.to_json(),
+                    "timing": {**(timing or {}), "stored": stored},
                 }
             )
             if isinstance(event, RoundScored):
@@ -316,9 +335,24 @@ class LiveTable:
     # ----------------------------------------------------------------------------------------------- views
 
     def picture(self) -> bytes | None:
-        """The latest annotated frame (JPEG); asking keeps the pipeline encoding pictures for a while."""
-        self._picture_wanted_until = time.time() + PICTURE_WANTED_S
-        return self._jpeg
+        """The latest frame with the referee's overlays (JPEG), drawn when a viewer asks, by the asking thread
+        and outside the table's lock, at most ``picture_fps`` times a second (the frame loop never waits for a
+        JPEG: drawn in the loop, it held up the frames behind it)."""
+        now = time.time()
+        if self._jpeg is not None and now - self._jpeg_at < self.picture_every_s:
+            return self._jpeg
+        if not self._drawing.acquire(blocking=False):  # another viewer is drawing it: the last one will do
+            return self._jpeg
+        try:
+            with self._lock:
+                frame, rnd = self._latest, self.round
+                if frame is None or frame.image is None:
+                    return self._jpeg
+                state = overlay_state(rnd.referee if rnd is not None else None, self.geometry, frame.t)
+            self._jpeg, self._jpeg_at = picture(frame.image, state), now
+            return self._jpeg
+        finally:
+            self._drawing.release()
 
     def latest_frame(self) -> Frame | None:
         with self._lock:
@@ -343,17 +377,32 @@ class LiveTable:
             }
 
     def pipeline_view(self) -> dict[str, Any]:
-        times = sorted(self.frame_ms)
+        """How the frame loop keeps up: frames per second, ms per frame, how late frames are taken after they
+        come (the last 300 frames) and how many it had no time for."""
+        lags = sorted(self.lag_ms)
         return {
             "running": self.running,
             "fps": round(self.meter.fps, 2),
             "frames": self.meter.count,
+            "dropped": self.dropped,
             "t": round(self.t, 3),
             "epoch": self.epoch,
-            "frame_ms_p50": round(times[len(times) // 2], 2) if times else None,
+            "frame_ms_p50": _quantile(self.frame_ms, 0.5),
+            "lag_ms_p50": _quantile(lags, 0.5),
+            "lag_ms_max": round(lags[-1], 2) if lags else None,
             "geometry": self.geometry is not None,
             "vision": self.vision.name,
             "source": describe(self.spec),
             "source_error": self.source_error,
             "viewers": self.hub.viewers,
         }
+
+
+def _quantile(values: Any, q: float) -> float | None:
+    """The ``q`` quantile of ``values`` (nearest rank, rounded to 0.01), None when empty.
+
+    >>> _quantile([4.0, 1.0, 3.0, 2.0], 0.5), _quantile([], 0.5)
+    (3.0, None)
+    """
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2) if ordered else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
@@ -44,8 +45,10 @@ async def events(websocket: WebSocket, since: int = 0) -> None:
             message = await _next(subscriber.queue, closed)
             if message is None:
                 return
-            if message.get("kind") == "event" and message["seq"] <= last:
-                continue
+            if message.get("kind") == "event":
+                if message["seq"] <= last:
+                    continue
+                message = {**message, "timing": {**message["timing"], "sent": time.time()}}  # shared: copy
             await websocket.send_json(message)
         await websocket.close(code=1013, reason="too slow: reconnect with ?since=LAST")
     except WebSocketDisconnect:

@@ -112,10 +112,13 @@ function showAlert(message) {
   box.dataset.seq = message.seq;
   box.hidden = false;
   const shown = Date.now() / 1000;
-  window.ligretto.alerts.push({
+  const alert = {
     seq: message.seq, t: event.t, frame: event.frame, epoch: message.epoch, received: message.receivedAt, shown,
-    reason: event.reason, card: cardText(event.card), stack: event.stack,
-  });
+    reason: event.reason, card: cardText(event.card), stack: event.stack, timing: message.timing || {},
+  };
+  window.ligretto.alerts.push(alert);
+  // painted: the first task after the next frame's paint (rAF runs just before it), when the alert is on screen
+  requestAnimationFrame(() => setTimeout(() => { alert.painted = Date.now() / 1000; }, 0));
   beep();
   clearTimeout(showAlert.timer);
   showAlert.timer = setTimeout(() => { box.hidden = true; }, 8000);

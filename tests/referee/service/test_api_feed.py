@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 
 import pytest
 
 from referee.errors import InputFileError
-from referee.service.feed import FeedSpec, describe, paced, wall_timed
+from referee.service.feed import FeedSpec, NewestFrame, describe, paced, wall_timed
 from vision.sources import Frame
 
 
@@ -44,3 +46,68 @@ def test_unpaced_frames_carry_the_epoch_of_their_first_frame() -> None:
     out = list(paced(iter(frames), 0.0, clock=lambda: next(ticks)))
     assert [f.index for f, _ in out] == [0, 1, 2]
     assert {epoch for _, epoch in out} == {1000.0}
+
+
+def _gated(items: list[int], *, wait_before: dict[int, threading.Event], said: dict[int, threading.Event]):
+    """Yields ``items``; before item i waits for ``wait_before[i]``; after yielding i sets ``said[i]``."""
+    for item in items:
+        if item in wait_before:
+            assert wait_before[item].wait(5.0)
+        yield item
+        if item in said:
+            said[item].set()
+
+
+def test_a_slow_pipeline_gets_the_newest_frame_and_the_stale_ones_are_dropped() -> None:
+    release, produced = threading.Event(), threading.Event()
+    newest = NewestFrame(_gated([0, 1, 2, 3], wait_before={3: release}, said={2: produced})).start()
+    assert produced.wait(5.0)  # frames 0, 1 and 2 came while the pipeline was busy elsewhere
+    taken = iter(newest)
+    first = next(taken)
+    release.set()
+    assert ([first, *taken], newest.dropped) == ([2, 3], 2)
+
+
+def test_a_pipeline_that_keeps_up_gets_every_frame() -> None:
+    asked = [threading.Event() for _ in range(5)]
+
+    def frames():
+        for i in range(5):
+            assert asked[i].wait(5.0)  # the next frame comes only once the pipeline has taken the last one
+            yield i
+
+    newest = NewestFrame(frames())
+    taken = []
+    asked[0].set()
+    for item in newest:
+        taken.append(item)
+        if item + 1 < len(asked):
+            asked[item + 1].set()
+    assert (taken, newest.dropped) == ([0, 1, 2, 3, 4], 0)
+
+
+def test_a_source_that_fails_fails_in_the_pipeline() -> None:
+    def broken():
+        yield 1
+        raise InputFileError("the camera went away")
+
+    with pytest.raises(InputFileError, match="went away"):
+        list(NewestFrame(broken()))
+
+
+def test_closing_stops_the_reader_and_closes_the_source() -> None:
+    closed = threading.Event()
+
+    def endless():
+        try:
+            while True:
+                yield time.time()
+                time.sleep(0.001)
+        finally:
+            closed.set()
+
+    newest = NewestFrame(endless())
+    for _ in zip(range(3), newest, strict=False):
+        pass
+    newest.close()
+    assert closed.is_set() and not newest._reader.is_alive()
