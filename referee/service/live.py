@@ -116,6 +116,7 @@ class LiveTable:
         self.lag_ms: deque[float] = deque(maxlen=300)
         """How late each frame was taken after it came (a file's own time; a camera's arrival)."""
         self.dropped = 0
+        """Frames the pipeline had no time for, since the server started."""
         self._lock = threading.RLock()
         self._wake = threading.Event()
         self._closing = threading.Event()
@@ -173,6 +174,7 @@ class LiveTable:
         speed = self.spec.speed if self.spec.is_file else 0.0  # a camera paces itself
         live = speed > 0 or not self.spec.is_file  # a file played as fast as it goes (tests) drops nothing
         feed = NewestFrame(paced(frames, speed)) if live else paced(frames, speed)
+        dropped_before = self.dropped
         try:
             for frame, epoch in feed:
                 if self._closing.is_set():
@@ -180,7 +182,7 @@ class LiveTable:
                 started = time.perf_counter()
                 self._step(frame, epoch, due=epoch + frame.t / (speed or 1.0))
                 self.frame_ms.append((time.perf_counter() - started) * 1000.0)
-                self.dropped = feed.dropped if isinstance(feed, NewestFrame) else 0
+                self.dropped = dropped_before + (feed.dropped if isinstance(feed, NewestFrame) else 0)
                 if self.spec.is_file and not self._round_wants_frames():
                     return  # a file plays for one round
         finally:

@@ -3,8 +3,10 @@
 A real server (``ligretto serve`` in a child process, so its CPU use is its own) plays a video file as the
 camera; VIEWERS WebSocket clients and one picture poller (a page's live picture) connect on loopback; rounds
 run back to back. Printed: the pipeline's frame rate against the video's, the latency from the frame that
-caused each event (``epoch + t``) to its arrival at every viewer, the fan-out delay alone (server ``added`` to
-arrival), and the server's CPU use.
+caused each event (``epoch + t``) to its arrival at every viewer, split into the referee's evidence and the
+rest: from the frame the referee ruled on (``timing.due``: when the camera had it) to arrival is the pipeline +
+fan-out, and from the server's ``added`` to arrival the fan-out alone; the frames the pipeline took and dropped
+(it always takes the newest) and the worst lag of a frame behind the camera; and the server's CPU use.
 """
 
 from __future__ import annotations
@@ -41,10 +43,16 @@ class BenchOptions:
 @dataclass
 class Tally:
     latency_ms: list[float] = field(default_factory=list)
+    after_ruling_ms: list[float] = field(default_factory=list)
+    """From the frame the referee ruled on (when the camera had it) to the viewer: the pipeline + fan-out."""
     fanout_ms: list[float] = field(default_factory=list)
     messages: int = 0
     dropped: int = 0
     fps: list[float] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)
+    """The pipeline's worst frame lag (how late a frame was taken after it came) in each poll's last 300."""
+    frames: list[tuple[int, int]] = field(default_factory=list)
+    """(frames taken, frames dropped) since the server started, at each poll."""
     pictures: int = 0
     rounds: int = 0
 
@@ -85,6 +93,9 @@ async def _viewer(url: str, tally: Tally, until: float) -> None:
             if epoch is not None and message["event"]["type"] in LANDINGS:
                 tally.latency_ms.append((now - (epoch + message["event"]["t"])) * 1000.0)
             tally.fanout_ms.append((now - message["added"]) * 1000.0)
+            due = message.get("timing", {}).get("due")
+            if due is not None:
+                tally.after_ruling_ms.append((now - due) * 1000.0)
 
 
 async def _driver(base: str, tally: Tally, until: float) -> None:
@@ -103,6 +114,9 @@ async def _driver(base: str, tally: Tally, until: float) -> None:
                         tally.rounds += 1
                 elif state["pipeline"]["fps"] > 0 and state["pipeline"]["frames"] > 60:
                     tally.fps.append(state["pipeline"]["fps"])
+                    if state["pipeline"].get("lag_ms_max") is not None:
+                        tally.lag_ms.append(state["pipeline"]["lag_ms_max"])
+                tally.frames.append((state["pipeline"]["frames"], state["pipeline"].get("dropped", 0)))
             if (await client.get("/api/picture.jpg")).status_code == 200:
                 tally.pictures += 1
             await asyncio.sleep(0.15)
@@ -183,9 +197,13 @@ def _figures(options: BenchOptions, tally: Tally, camera_fps: float, cpu_s: floa
         "pipeline_fps_mean": rounded(statistics.fmean(tally.fps) if tally.fps else None),
         "pipeline_fps_min": rounded(min(tally.fps) if tally.fps else None),
         "rounds_started": tally.rounds,
+        "frames_taken": tally.frames[-1][0] - tally.frames[0][0] if tally.frames else None,
+        "frames_dropped": tally.frames[-1][1] - tally.frames[0][1] if tally.frames else None,
+        "frame_lag_ms_max": rounded(max(tally.lag_ms) if tally.lag_ms else None),
         "event_messages_received": tally.messages,
         "latency_ms_from_frame": {q: rounded(percentile(tally.latency_ms, q)) for q in (50, 95, 99, 100)},
         "fanout_ms": {q: rounded(percentile(tally.fanout_ms, q)) for q in (50, 95, 99, 100)},
+        "ruling_frame_to_viewer_ms": {q: rounded(percentile(tally.after_ruling_ms, q)) for q in (50, 95, 99, 100)},
         "pictures_polled": tally.pictures,
         "server_cpu_percent_of_one_core": round(100.0 * cpu_s / wall, 1) if wall > 0 else None,
         "machine_cores": os.cpu_count(),
@@ -198,8 +216,17 @@ def _print(f: dict[str, Any]) -> None:
     print(f"  source {f['source']} ({f['vision']}), camera {f['camera_fps']} fps, {f['rounds_started']} rounds")
     print(f"  pipeline fps: mean {f['pipeline_fps_mean']}, min {f['pipeline_fps_min']}")
     print(
+        f"  frames taken {f['frames_taken']}, dropped (no time for them) {f['frames_dropped']}; "
+        f"worst lag of a frame behind the camera {f['frame_lag_ms_max']} ms"
+    )
+    print(
         f"  card-down frame to viewer (ms): p50 {lat[50]}  p95 {lat[95]}  p99 {lat[99]}  max {lat[100]}"
         f"  ({f['event_messages_received']} deliveries)"
+    )
+    rul = f["ruling_frame_to_viewer_ms"]
+    print(
+        f"  ruling frame to viewer, pipeline + fan-out (ms): p50 {rul[50]}  p95 {rul[95]}  p99 {rul[99]}"
+        f"  max {rul[100]}"
     )
     print(f"  fan-out alone, server to viewer (ms): p50 {fan[50]}  p95 {fan[95]}  p99 {fan[99]}  max {fan[100]}")
     print(f"  server CPU: {f['server_cpu_percent_of_one_core']} % of one core ({f['machine_cores']} cores)")

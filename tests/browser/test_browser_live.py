@@ -2,8 +2,10 @@
 playing a filmed round as its camera: seat the players, start the round, see the illegal-play alert, stop the
 round and read the final score sheet, on a phone-sized screen.
 
-The time from the frame where the illegal card is down (the clip's ground truth) to the alert on the page is
-measured and printed (run with ``-s`` to see it); it is a figure for the README, not a pass/fail criterion.
+The alert must be painted within 300 ms of the frame where the illegal card is down (the clip's ground truth,
+on the clock of the video source: the server's ``epoch`` + the card's time), on the scripted clip and on the
+sample round. Where that time went, stage by stage, is printed (run with ``-s``): the referee's evidence (it
+rules after a vote of >= 3 readings spanning 0.15 s) is most of it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,19 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+ALERT_BUDGET_MS = 300.0
+TAP_TARGET_PX = 44  # the smallest comfortable touch target (Apple's and Material's guidance)
+ON_SCREEN = """el => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {
+    inside: r.width > 0 && r.height > 0 && r.left >= -1 && r.top >= -1  // a pixel's slack for sub-pixel scrolling
+      && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1,
+    rect: [r.left, r.top, r.right, r.bottom], viewport: [innerWidth, innerHeight],
+    onTop: hit !== null && (hit === el || el.contains(hit)), height: r.height,
+    clipped: el.scrollWidth > el.clientWidth,
+  };
+}"""
 
 
 def _need_browser() -> Any:
@@ -137,12 +152,23 @@ def print_stages(title: str, stages: dict[str, float]) -> None:
             print(f"  {ms:7.1f} ms  {name}")
 
 
+def assert_usable_on_the_phone(page: Any, selector: str, *, tap: bool = False) -> None:
+    """``selector`` can be brought fully on the phone's screen, nothing covers it, its content is not cut off
+    sideways, and (``tap``) it is big enough to tap."""
+    page.locator(selector).scroll_into_view_if_needed()
+    box = page.eval_on_selector(selector, ON_SCREEN)
+    assert box["inside"] and box["onTop"] and not box["clipped"], f"{selector} on a 390 x 844 screen: {box}"
+    assert not tap or box["height"] >= TAP_TARGET_PX, f"{selector} is {box['height']} px tall: too small to tap"
+
+
 def _painted_alert(page: Any) -> dict[str, Any]:
     page.wait_for_function("window.ligretto.alerts.length > 0 && window.ligretto.alerts[0].painted !== undefined")
     return dict(page.evaluate("window.ligretto.alerts[0]"))
 
 
-def test_a_round_on_a_phone_shows_the_alert_then_the_final_score_sheet(server: str, clip: dict[str, Path]) -> None:
+def test_a_round_on_a_phone_shows_the_alert_within_300_ms_then_the_final_score_sheet(
+    server: str, clip: dict[str, Path]
+) -> None:
     sync_api = _need_browser()
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -156,17 +182,27 @@ def test_a_round_on_a_phone_shows_the_alert_then_the_final_score_sheet(server: s
             page.click("#player-form button[type=submit]")
             page.wait_for_selector(f"#player-list li[data-back={back}]")
 
-        page.click("#start-round")
+        for control in ("#start-round", "#stop-round", "#count-round"):
+            assert_usable_on_the_phone(page, control, tap=True)
+        page.tap("#start-round")
         page.wait_for_selector("#alert:not([hidden])", timeout=30_000)
         assert page.inner_text("#alert-text") == "red 5 on stack 1"
         assert page.inner_text("#alert-detail") == "wrong number: should have been red 3"
         alert = _painted_alert(page)
-        print_stages("scripted clip", alert_stages(alert, _truth_illegal_t(clip)))
+        stages = alert_stages(alert, _truth_illegal_t(clip))
+        print_stages("scripted clip", stages)
+        assert stages["total"] <= ALERT_BUDGET_MS
+        assert page.eval_on_selector("#alert", ON_SCREEN)["inside"]  # where the eyes are, without scrolling
+        assert_usable_on_the_phone(page, "#alert")
+        assert_usable_on_the_phone(page, "#alert-dismiss", tap=True)
 
-        page.click("#alert-dismiss")
+        page.tap("#alert-dismiss")
         page.wait_for_selector("#centre .stack[data-top=r3]", timeout=30_000)
-        page.click("#stop-round")
+        assert_usable_on_the_phone(page, "#stop-round", tap=True)
+        page.tap("#stop-round")
         page.wait_for_selector("#winners[data-complete=true]", timeout=30_000)
+        for part in ("#score-sheet", ".table-wrap", "#winners", "#chart"):
+            assert_usable_on_the_phone(page, part)
         totals = page.eval_on_selector_all("#score-sheet tfoot td[data-back]", "cells => cells.map(c => c.textContent)")
         assert totals == ["-1", "2"]
         assert page.inner_text("#winners") == "Winner: Bob"
@@ -195,7 +231,7 @@ def _truth(video: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in video.with_suffix(".events.jsonl").read_text().splitlines() if line.strip()]
 
 
-def test_the_sample_round_alerts_on_its_illegal_play_and_takes_counts_by_hand(sample_server: str) -> None:
+def test_the_sample_round_alerts_within_300_ms_of_its_illegal_play_and_takes_counts_by_hand(sample_server: str) -> None:
     sync_api = _need_browser()
     truth = _truth(SAMPLE)
     illegal = next(e for e in truth if e["type"] == "illegal_play")
@@ -215,7 +251,9 @@ def test_the_sample_round_alerts_on_its_illegal_play_and_takes_counts_by_hand(sa
         page.wait_for_selector("#alert:not([hidden])", timeout=60_000)
         alert = _painted_alert(page)
         assert (alert["card"], alert["reason"]) == ("r2", illegal["reason"])
-        print_stages("sample round", alert_stages(alert, illegal["t"]))
+        stages = alert_stages(alert, illegal["t"])
+        print_stages("sample round", stages)
+        assert stages["total"] <= ALERT_BUDGET_MS
 
         page.click("#alert-dismiss")
         page.click("#manual-count summary")

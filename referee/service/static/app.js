@@ -72,9 +72,21 @@ function nameOf(back) {
 
 // ------------------------------------------------------------------------------------------------- alerts
 
-function beep() {
+// Browsers let a page make sound only after a tap or a key, and building the audio context costs time: it is
+// made at the first tap, so an alert's beep is ready and does not hold up the alert's first paint.
+function audioReady() {
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume();
+  } catch (err) {
+    /* no audio device */
+  }
+}
+for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, audioReady, { once: true });
+
+function beep() {
+  try {
+    audioReady();
     const now = audio.currentTime;
     for (const [start, freq] of [[0, 880], [0.18, 660]]) {
       const osc = audio.createOscillator();
@@ -148,9 +160,9 @@ function onMessage(message) {
   }
   if (message.kind === "event") {
     lastSeq = Math.max(lastSeq, message.seq);
+    if (live && message.event.type === "illegal_play") showAlert(message);  // first: nothing may hold it up
     window.ligretto.events.push(message);
     logEvent(message);
-    if (live && message.event.type === "illegal_play") showAlert(message);
     if (message.event.type === "round_scored") loadSessions().catch(() => {});
   }
   if (message.kind === "status") loadSessions().catch(() => {});
