@@ -161,7 +161,7 @@ class NewestFrame(Generic[T]):
         self.start()
         while True:
             with self._ready:
-                self._ready.wait_for(lambda: bool(self._slot) or self._ended)
+                self._ready.wait_for(lambda: bool(self._slot) or self._ended or self._closing.is_set())
                 if not self._slot:
                     break
                 item = self._slot.pop()
@@ -169,9 +169,16 @@ class NewestFrame(Generic[T]):
         if self._error is not None:
             raise self._error
 
+    def stop(self) -> None:
+        """Ends the iteration now, from any thread (a source that stalls does not hold up a server's shutdown)."""
+        with self._ready:
+            self._closing.set()
+            self._ready.notify_all()
+
     def close(self, timeout: float = 5.0) -> None:
-        """Stops the reader (it finishes the item it is waiting for: a frame interval at most for a live source)."""
-        self._closing.set()
+        """Stops, and waits for the reader to finish the item it is waiting for (a frame interval at most for a
+        live source)."""
+        self.stop()
         if self._reader.is_alive():
             self._reader.join(timeout)
 

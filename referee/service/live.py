@@ -121,6 +121,7 @@ class LiveTable:
         self._wake = threading.Event()
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
+        self._feed: NewestFrame[tuple[Frame, float]] | None = None
         self._latest: Frame | None = None
         self._jpeg: bytes | None = None
         self._jpeg_at = 0.0
@@ -135,6 +136,9 @@ class LiveTable:
     def close(self) -> None:
         self._closing.set()
         self._wake.set()
+        feed = self._feed
+        if feed is not None:
+            feed.stop()  # the frame loop may be waiting for a frame that does not come
         if self._thread is not None:
             self._thread.join(timeout=5.0)
 
@@ -174,6 +178,7 @@ class LiveTable:
         speed = self.spec.speed if self.spec.is_file else 0.0  # a camera paces itself
         live = speed > 0 or not self.spec.is_file  # a file played as fast as it goes (tests) drops nothing
         feed = NewestFrame(paced(frames, speed)) if live else paced(frames, speed)
+        self._feed = feed if isinstance(feed, NewestFrame) else None
         dropped_before = self.dropped
         try:
             for frame, epoch in feed:

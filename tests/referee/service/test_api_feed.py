@@ -111,3 +111,20 @@ def test_closing_stops_the_reader_and_closes_the_source() -> None:
         pass
     newest.close()
     assert closed.is_set() and not newest._reader.is_alive()
+
+
+def test_stopping_ends_the_iteration_even_when_the_source_stalls() -> None:
+    stalled = threading.Event()
+
+    def stalls():
+        yield 1
+        stalled.wait(5.0)  # a camera that delivers nothing more
+        yield 2
+
+    newest = NewestFrame(stalls())
+    taken = iter(newest)
+    assert next(taken) == 1
+    newest.stop()  # from the server's shutdown, say
+    assert list(taken) == []
+    stalled.set()
+    newest.close()

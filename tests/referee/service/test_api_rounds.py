@@ -134,3 +134,33 @@ def test_the_live_picture_shows_once_frames_flow(make_client, wait_for, seat_pla
     wait_for(client, lambda _: client.get("/api/picture.jpg").status_code == 200, path="/api/health")
     picture = client.get("/api/picture.jpg")
     assert picture.headers["content-type"] == "image/jpeg" and picture.content[:2] == b"\xff\xd8"
+
+
+STAGES = ("picked", "read", "locked", "ruled", "stored", "sent")
+"""The way of a live event, in order: its frame taken by the pipeline, read, the table locked, ruled on,
+stored, sent to the viewer."""
+
+
+def test_a_live_event_says_when_each_stage_of_its_way_happened(make_client, seat_players) -> None:
+    client = make_client()
+    seat_players(client)
+    with client.websocket_connect("/api/events") as ws:
+        assert ws.receive_json()["kind"] == "ready"
+        client.post("/api/rounds")
+        message = ws.receive_json()
+        while message.get("event", {}).get("type") != "illegal_play":
+            message = ws.receive_json()
+    timing = message["timing"]
+    assert [timing[stage] for stage in STAGES] == sorted(timing[stage] for stage in STAGES)
+    assert timing["stored"] <= message["added"] <= timing["sent"]
+    assert timing["frame_t"] >= message["event"]["t"]  # ruled on a frame at or after the one the card showed in
+    assert timing["due"] == message["epoch"] + timing["frame_t"]
+
+
+def test_the_picture_is_drawn_when_asked_and_at_most_picture_fps_times_a_second(make_client, wait_for) -> None:
+    client = make_client(speed=1.0, picture_fps=0.05)  # one picture per 20 s at most
+    client.post("/api/rounds")
+    wait_for(client, lambda _: client.get("/api/picture.jpg").status_code == 200, path="/api/health")
+    first = client.get("/api/picture.jpg").content
+    wait_for(client, lambda state: state["pipeline"]["frames"] > 30)  # the camera moved on
+    assert client.get("/api/picture.jpg").content == first
