@@ -19,6 +19,7 @@ cards (4) or without a round end (5) says so, with everything else still written
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from referee.session_vision import DetectorVision, OracleVision, Source, Vision
 from referee.sightings import card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
-from vision.change import ChangeGate
+from vision.change import ChangeGate, Region
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
@@ -56,9 +57,25 @@ Progress = Callable[[int], None]
 ILLEGAL_SHOWN_S = 3.0
 THUMB_WIDTH = 180
 MAX_THUMBS = 400
+GATE_MARGIN_MM = [(dx, dy) for dx in (-91.0, 91.0) for dy in (-91.0, 91.0)]
+"""Around each corner of the centre zone, a card's length each way: a card whose centre lies in the zone lies
+wholly inside the box these points span."""
 
 
 # ------------------------------------------------------------------------------------------------ session
+
+
+def gate_max_age(settings: RefereeSettings, fps: float) -> int:
+    """The most frames one reading may stand for when the picture does not change (see :mod:`vision.change`):
+    fewer than span the evidence the tracker's vote asks of a new top card, so a single reading (a misread)
+    repeated over still frames can never win a vote on its own. At 30 fps and 0.15 s: 4 (0.1 s).
+
+    >>> gate_max_age(RefereeSettings(), 30.0), gate_max_age(RefereeSettings(), 60.0)
+    (4, 9)
+    """
+    voting = settings.tracker.voting
+    # ``lasted`` accepts a span half a frame short of ``min_span_s``: the repeats must stay under that.
+    return max(1, math.ceil(voting.min_span_s * fps + 0.5 - 1e-9) - 1)
 
 
 @dataclass(frozen=True)
@@ -178,10 +195,11 @@ class _Loop:
         self.referee = Referee(session.settings.referee)
         self.stopped = False
         self._heights: dict[int, int] = {}
-        self.gate = ChangeGate()
+        self.gate = ChangeGate(max_age=gate_max_age(session.settings.referee, result.info.fps))
         zone = geometry.zones.centre
         self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
         self._last_reading: tuple[Any, Any] | None = None
+        self._region: Region | None = None
 
     def run(self, frames: Iterable[Frame]) -> None:
         result = self.result
@@ -229,16 +247,33 @@ class _Loop:
         if frame.image is None and self.pictures:
             self.result.unreadable += 1
             return None
-        if self._last_reading is not None and frame.image is not None and not self.gate.needs_reading(frame.image):
+        region = self._gate_region(frame.image)
+        if (
+            self._last_reading is not None
+            and frame.image is not None
+            and not self.gate.needs_reading(frame.image, region)
+        ):
             detections, visible = self._last_reading
         else:
             detections, visible = self.session.vision.read(frame, self._keep())
             self.result.frames_seen += 1
             if self.settings.skip_still and frame.image is not None:
                 if self._last_reading is None:
-                    self.gate.needs_reading(frame.image)  # the first reading is the gate's first reference
+                    self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
                 self._last_reading = (detections, visible)
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
+
+    def _gate_region(self, image: Image | None) -> Region | None:
+        """Where a change wakes the detector: during play the centre zone and a card's length around it (only
+        cards lying there are read, see :meth:`_keep`); otherwise (no zone, counting) the whole picture."""
+        zone = self.geometry.zones.centre
+        if image is None or zone is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
+            return None
+        if self._region is None:
+            corners = np.asarray(zone, np.float64)[:, None, :] + np.asarray(GATE_MARGIN_MM, np.float64)[None]
+            points = self.geometry.to_image(corners.reshape(-1, 2))
+            self._region = Region.around(points, 0.0, (image.shape[1], image.shape[0]))
+        return self._region
 
     def _keep(self) -> Any:
         """During play only the centre matters: cards outside the centre zone are not recognised (the players'

@@ -93,7 +93,9 @@ def test_still_frames_are_not_read_again_and_nothing_is_lost(clip):
     metrics = score_round(list(read_events(clip["events"])), [(e.event, e.said_t) for e in result.emitted])
     assert (metrics.plays.recall, metrics.plays.precision, metrics.illegal.recall) == (1.0, 1.0, 1.0)
     assert result.scored is not None and result.scored.scores == {"blue-blue": 2, "red-red": -1}
-    assert result.frames_seen < result.frames_read / 5  # a scripted table is still between its moves
+    # a scripted table is still between its moves: read on its moves, and again every 4th frame (a reading may
+    # stand for fewer frames than the tracker's vote spans, so one misread can never win a vote by repetition)
+    assert result.frames_seen < 0.3 * result.frames_read
 
 
 def test_only_the_cards_kept_are_recognised():

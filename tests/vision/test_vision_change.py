@@ -1,0 +1,79 @@
+"""The change gate: which frames must go through the detector, and which may reuse the last reading."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.change import ChangeGate, Region
+
+CLOTH = 90
+CENTRE = Region(400, 200, 880, 520)
+
+
+def table(*cards: tuple[int, int]) -> np.ndarray:
+    """A 1280 x 720 cloth with 40 x 60 px white cards at the given top-left corners."""
+    image = np.full((720, 1280, 3), CLOTH, np.uint8)
+    for x, y in cards:
+        image[y : y + 60, x : x + 40] = 250
+    return image
+
+
+def gate_says(frames: list[np.ndarray], region: Region | None = CENTRE, **settings: int) -> list[bool]:
+    gate = ChangeGate(**settings)
+    return [gate.needs_reading(frame, region) for frame in frames]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "second", "read"),
+    [
+        ("nothing moved", table((500, 300)), False),
+        ("a card landed in the centre", table((500, 300), (700, 400)), True),
+        ("the card in the centre was taken back", table(), True),
+        ("a card moved in a player's row, outside the centre", table((500, 300), (100, 600)), False),
+        ("a card landed on the region's edge", table((500, 300), (860, 300)), True),
+    ],
+)
+def test_a_frame_is_read_when_the_centre_changed(scenario, second, read):
+    assert gate_says([table((500, 300)), second]) == [True, read], scenario
+
+
+def test_without_a_region_a_change_anywhere_wakes_the_detector():
+    assert gate_says([table((500, 300)), table((500, 300), (100, 600))], region=None) == [True, True]
+
+
+@pytest.mark.parametrize("max_age", [2, 4, 8])
+def test_a_still_table_is_read_again_every_max_age_frames(max_age):
+    said = gate_says([table((500, 300))] * (2 * max_age + 1), max_age=max_age)
+    assert [i for i, read in enumerate(said) if read] == [0, max_age, 2 * max_age]
+
+
+def test_a_new_region_starts_afresh():
+    gate = ChangeGate()
+    still = table((500, 300))
+    assert gate.needs_reading(still, CENTRE) is True
+    assert gate.needs_reading(still, None) is True  # counting: the whole table matters now
+    assert gate.needs_reading(still, None) is False
+
+
+def test_the_change_needed_is_a_share_of_the_whole_frame_not_of_the_region():
+    """A card covers the same thumbnail pixels whether the region is small or large: a tiny region must not
+    make the gate more or less sensitive to one card."""
+    small = Region(480, 280, 600, 420)
+    before, after = table(), table((520, 320))
+    assert gate_says([before, after], region=small) == gate_says([before, after], region=None) == [True, True]
+    speck = table()
+    speck[330:334, 530:534] = 250  # 4 x 4 px: noise, not a card
+    assert gate_says([before, speck], region=small) == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("points", "margin", "expected"),
+    [
+        ([[100, 50], [300, 90]], 0, Region(100, 50, 300, 90)),
+        ([[100, 50], [300, 90]], 20, Region(80, 30, 320, 110)),
+        ([[-50, -10], [2000, 900]], 0, Region(0, 0, 1280, 720)),  # clipped to the picture
+    ],
+)
+def test_region_around_points(points, margin, expected):
+    assert Region.around(points, margin, (1280, 720)) == expected
