@@ -319,25 +319,73 @@ def _residuals_of(matrix: FloatArray, cards: FloatArray, shifts: npt.NDArray[np.
 
 
 def centre_zone_from_seats(geometry: TableGeometry, seat_quads: npt.ArrayLike, *, minimum: float = 150.0) -> Zones:
-    """The centre zone as the disc inside the cards already lying at the start (players' rows and piles).
+    """The centre zone: the table inside the ring of cards already lying at the start (players' rows and piles),
+    kept a card's reach away from them.
 
-    Every player lays out the same places, evenly round the table, so the mean of those cards is the table's
-    centre (the camera need not aim at it); the disc reaches to a card's length short of the nearest of them.
-    With no such cards in view (a camera that frames only the centre), the whole view is the centre.
+    The region is the convex hull of those cards, shrunk by a card's reach and less a disc round each: it
+    follows the players wherever they sit and however the camera is aimed. (A disc round the cards' mean,
+    reaching to the nearest card, was the first version: with three players whose rows lie unevenly, it left
+    out a stack lying between two rows.)
+    When the cards enclose too little for that (one row in view, or players huddled), the zone is a disc round
+    their middle, at least ``minimum`` mm across; with no such cards in view (a camera that frames only the
+    centre), the whole view is the centre.
 
     >>> g = TableGeometry(np.eye(3))
-    >>> zones = centre_zone_from_seats(g, [_CARD + [0.0, 400.0], _CARD + [0.0, -400.0]])
-    >>> round(max(abs(y) for _, y in zones.centre))
-    336
+    >>> seats = [_CARD + [x, y] for x, y in ((0, 400), (0, -400), (400, 0), (-400, 0))]
+    >>> zones = centre_zone_from_seats(g, seats)
+    >>> [zones.contains_centre(p) for p in ((0.0, 0.0), (0.0, 250.0), (0.0, 330.0), (250.0, 250.0))]
+    [True, True, False, False]
     """
     quads = np.asarray(seat_quads, np.float64).reshape(-1, 4, 2)
     if not len(quads):
         return Zones()
     centres = geometry.to_table(quads.mean(axis=1))
+    clearance = _CARD_HALF_DIAGONAL + 10.0
+    ring = _inside_the_ring(centres, clearance)
+    if ring is not None and _polygon_area(ring) >= math.pi * minimum**2:
+        return Zones(centre=ring)
     middle = centres.mean(axis=0)
     nearest = float(np.min(np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1])))
-    radius = max(minimum, nearest - _CARD_HALF_DIAGONAL - 10.0)
+    radius = max(minimum, nearest - clearance)
     return Zones.centre_disc(radius, at=(float(middle[0]), float(middle[1])))
+
+
+_ZONE_MM_PER_PX = 2.0
+
+
+def _inside_the_ring(centres: npt.NDArray[np.float64], clearance: float) -> tuple[Point, ...] | None:
+    """The hull of ``centres`` shrunk by ``clearance`` and less a disc of it round each, as a polygon (None:
+    nothing enclosed).
+
+    Drawn on a 2 mm raster, which is far finer than where a card may lie; the largest piece is kept."""
+    if len(centres) < 3:
+        return None
+    origin = centres.min(axis=0) - 2 * _ZONE_MM_PER_PX
+    points = (centres - origin) / _ZONE_MM_PER_PX
+    size = np.ceil(points.max(axis=0)).astype(int) + 4
+    mask = np.zeros((int(size[1]), int(size[0])), np.uint8)
+    hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+    cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
+    reach = round(clearance / _ZONE_MM_PER_PX)
+    # a card's reach inside the hull's edges (the rows lie along them, and change as cards are played from
+    # them) and round every card (a pile or a row card lying inside the hull)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    inner = np.ascontiguousarray(cv2.erode(mask, kernel), np.uint8)
+    for x, y in points:
+        cv2.circle(inner, (round(x), round(y)), reach, 0, -1)
+    contours, _ = cv2.findContours(inner, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    largest = max(contours, key=cv2.contourArea)
+    outline = cv2.approxPolyDP(largest, 1.0, True).reshape(-1, 2).astype(np.float64)
+    if len(outline) < 3:
+        return None
+    table = outline * _ZONE_MM_PER_PX + origin
+    return tuple((float(x), float(y)) for x, y in table)
+
+
+def _polygon_area(polygon: tuple[Point, ...]) -> float:
+    return float(cv2.contourArea(np.asarray(polygon, np.float32).reshape(-1, 1, 2)))
 
 
 # ---------------------------------------------------------------------------------------- calibration file

@@ -308,6 +308,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9000, help="first seed (default 9000)")
     parser.add_argument("--mistakes", type=float, default=0.05, help="injected mistake rate (default 0.05)")
     parser.add_argument("--clean", action="store_true", help="no sighting noise (default: typical noise)")
+    parser.add_argument(
+        "--noise",
+        choices=("typical", "rough"),
+        default="typical",
+        help="typical: a good detector; rough: an under-trained one (quarter-turned outlines, cards boxed twice, "
+        "more misses; see Noise.rough)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every miss and extra")
     args = parser.parse_args(argv)
     total = Score()
@@ -315,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for players in args.players:
         for i in range(args.rounds):
             seed = args.seed + 100 * players + i
-            noise = Noise() if args.clean else Noise.typical(seed)
+            noise = Noise() if args.clean else Noise.rough(seed) if args.noise == "rough" else Noise.typical(seed)
             score = check_round(backs[:players], seed, mistakes=args.mistakes, noise=noise)
             total.add(score)
             print(

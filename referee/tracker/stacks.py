@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from referee.cards import LOWEST, Card
 from referee.events import Placement
 from referee.sightings import FrameSightings, Sighting
+from referee.tracker.inference import InferenceSettings
 from referee.tracker.voting import Ballot, Candidate, VotingSettings
 
 # ---------------------------------------------------------------------------------------------- changes
@@ -241,7 +242,16 @@ def pose_of(sighting: Sighting) -> Pose:
 
 
 def same_pose(a: Pose, b: Pose, within_mm: float, within_deg: float) -> bool:
-    turn = abs((a[2] - b[2] + 180.0) % 360.0 - 180.0)
+    """Whether two readings show a card lying in one place. Angles are compared modulo a quarter turn: a card
+    turned near 45 degrees has an almost square outline on screen, and a detector's box then flips between its
+    two portrait readings (measured on the sample round: the same y1 read at +46 and -44 degrees in alternate
+    frames, its centre steady within 3 mm). A second copy landing on the same spot turned by exactly a quarter
+    turn is far rarer than that flip, and lands askew elsewhere anyway.
+
+    >>> same_pose((0, 0, 46.0), (2, 1, -44.0), 7, 8), same_pose((0, 0, 10.0), (2, 1, 40.0), 7, 8)
+    (True, False)
+    """
+    turn = abs((a[2] - b[2] + 45.0) % 90.0 - 45.0)
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= within_mm and turn <= within_deg
 
 
@@ -519,6 +529,8 @@ class StackTracker:
     def _won(self, pile: Pile, run: _PoseRun) -> bool:
         v = self.settings.voting
         share = run.frames / max(1, pile.frames_seen - run.since + 1)
+        if run.element < 0:  # a second copy of a card the pile holds: never a legal play, so the strict bar
+            return v.convincing(run.frames, run.last_t - run.first_t, share, self._dt)
         lasted = v.lasted(run.last_t - run.first_t, v.min_span_s, self._dt)
         return run.frames >= v.min_frames and lasted and share >= v.min_share
 
@@ -555,7 +567,7 @@ class StackTracker:
         return Together(pile.id, cards, run.first_t, run.first_frame, run.placement, tuple(seen))
 
     def _ruling_on_top(self, pile: Pile) -> list[Change]:
-        winner = pile.ballot.winner()
+        winner = pile.ballot.winner(expected=lambda card: self._expected(pile, card))
         if winner is None or winner.card == pile.top:
             return []
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
@@ -583,6 +595,21 @@ class StackTracker:
             return [first]
         t, frame, placement = places[-1]  # a second copy landed while the first was being voted on
         return [first, self._land(pile, winner.card, t, frame, placement, copy=True)]
+
+    def _expected(self, pile: Pile, card: Card) -> bool:
+        """Whether ``card`` could lie on ``pile`` legally: a 1 on a new pile; on a stack, a higher card of its
+        colour (the next one, or one that others hidden under a hand lead up to); or a card it holds showing
+        again. The tracker is physical, but it knows what the judge settled, and the rules are its prior."""
+        height = _height_in(pile.cards, card)
+        if height >= 0:  # the top, or a card showing again once the illegal cards above it are picked up
+            return all(pile.removable[height + 1 :])
+        top = pile.legal_top
+        if pile.tentative or top is None:
+            return card.number == LOWEST or self._moved_stack(pile, card) is not None
+        if card.colour != top.colour or card.number <= top.number:
+            return False
+        unseen = card.number - top.number - 1  # cards that must have landed under a hand meanwhile
+        return unseen == 0 or pile.hidden_s >= unseen * InferenceSettings().seconds_per_hidden_play
 
     def _places(self, run: Candidate) -> list[tuple[float, int, Placement | None]]:
         """Where a face was read during its vote: once, or at two places (a second copy landed meanwhile).
@@ -683,8 +710,9 @@ class StackTracker:
 
 
 def _blend(old: Pose, new: Pose, share: float) -> Pose:
-    """Moves ``old`` towards ``new`` by ``share``, the angle the short way round."""
-    turn = (new[2] - old[2] + 180.0) % 360.0 - 180.0
+    """Moves ``old`` towards ``new`` by ``share``, the angle the short way round modulo a quarter turn (see
+    :func:`same_pose`: a reading flipped by 90 degrees is the same card, and must not drag the angle off)."""
+    turn = (new[2] - old[2] + 45.0) % 90.0 - 45.0
     return (old[0] + share * (new[0] - old[0]), old[1] + share * (new[1] - old[1]), old[2] + share * turn)
 
 

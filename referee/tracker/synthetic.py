@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.cards import FULL_SET, Card
 from referee.sightings import FrameSightings, Point, Sighting
@@ -36,11 +36,24 @@ class Noise:
     misread: float = 0.0
     unreadable: float = 0.0
     seed: int = 0
+    quarter_turn: float = 0.0
+    """Readings whose outline comes out turned by a quarter turn (a box with width and height swapped)."""
+    doubled: float = 0.0
+    """Readings that come with a second box on the same card, a few mm off (``doubled_mm``)."""
+    doubled_mm: float = 4.0
+    confidence: tuple[float, float] = (0.7, 1.0)
 
     @classmethod
     def typical(cls, seed: int = 0) -> Noise:
         """A plausible detector: 1.5 mm / 2 degree jitter, 3% missed, 3% misread, 1% unreadable frames."""
         return cls(1.5, 2.0, 0.03, 0.03, 0.01, seed)
+
+    @classmethod
+    def rough(cls, seed: int = 0) -> Noise:
+        """An under-trained detector, as the first shipped one read the sample round's stacks: 3 mm / 4 degree
+        jitter, 10% missed, 3% misread, 1% unreadable frames, 15% of outlines a quarter turn off, 40% of cards
+        boxed twice ~4 mm apart, confidences 0.4..0.8."""
+        return cls(3.0, 4.0, 0.10, 0.03, 0.01, seed, 0.15, 0.40, 4.0, (0.4, 0.8))
 
 
 @dataclass
@@ -159,8 +172,20 @@ class ScriptedTable:
             if noise.unreadable and rng.random() < noise.unreadable:
                 yield None
                 continue
-            sightings = tuple(s for placed, at in self.visible(t) if (s := _sight(placed, at, noise, rng)))
+            sightings = tuple(s for placed, at in self.visible(t) for s in _sightings(placed, at, noise, rng))
             yield FrameSightings(t=t, frame=index, sightings=sightings, zone=self.zone)
+
+
+def _sightings(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> list[Sighting]:
+    """A card's readings in one frame: none (missed), one, or two (boxed twice, a few mm apart)."""
+    first = _sight(placed, at, noise, rng)
+    if first is None:
+        return []
+    if not (noise.doubled and rng.random() < noise.doubled):
+        return [first]
+    off = (at[0] + rng.gauss(0.0, noise.doubled_mm), at[1] + rng.gauss(0.0, noise.doubled_mm))
+    second = _sight(placed, off, replace(noise, dropout=0.0), rng)
+    return [first] if second is None else [first, second]
 
 
 def _sight(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> Sighting | None:
@@ -170,7 +195,9 @@ def _sight(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> S
     if noise.jitter_mm:
         x, y = x + rng.gauss(0.0, noise.jitter_mm), y + rng.gauss(0.0, noise.jitter_mm)
     angle = placed.angle + (rng.gauss(0.0, noise.jitter_deg) if noise.jitter_deg else 0.0)
-    confidence = rng.uniform(0.7, 1.0) if noise != Noise() else 1.0
+    if noise.quarter_turn and rng.random() < noise.quarter_turn:
+        angle += rng.choice((-90.0, 90.0))
+    confidence = rng.uniform(*noise.confidence) if noise != Noise() else 1.0
     if placed.card is None:
         return Sighting.back_at(placed.back, (x, y), angle=angle, confidence=confidence, identity_confidence=confidence)
     card, identity = placed.card, confidence

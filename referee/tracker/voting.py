@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from referee.cards import Card
@@ -43,6 +44,13 @@ class VotingSettings:
     """A run of readings of one card survives a gap (dropout, a hand passing) this long."""
     glimpse_gap_s: float = 0.15
     """Sporadic first readings this long before the next one do not say when the card came down (misreads)."""
+    strict_frames: int = 6
+    strict_span_s: float = 0.25
+    strict_share: float = 0.75
+    """The bar for a card that would be illegal where it lies (or a second copy of a card the pile holds): a
+    recogniser's misreads of one card are alike from frame to frame, so a wrong reading can persist for a few
+    frames where a right one would, and mistakes are rare (a few in a hundred plays). An illegal card lies
+    about 0.7 s before it is taken back, so 0.25 s of readings still rules within 0.5 s of it landing."""
 
     def lasted(self, span_s: float, limit_s: float, frame_s: float) -> bool:
         """``span_s`` reaches ``limit_s``, within half a frame: spans are whole frame intervals, and float noise
@@ -52,6 +60,15 @@ class VotingSettings:
         (True, False)
         """
         return span_s >= limit_s - frame_s / 2
+
+    def convincing(self, frames: int, span_s: float, share: float, frame_s: float) -> bool:
+        """Whether a run of readings clears the strict bar (see ``strict_frames``).
+
+        >>> VotingSettings().convincing(8, 0.27, 0.9, 1 / 30), VotingSettings().convincing(4, 0.27, 0.9, 1 / 30)
+        (True, False)
+        """
+        enough = frames >= self.strict_frames and share >= self.strict_share
+        return enough and self.lasted(span_s, self.strict_span_s, frame_s)
 
     def exceeds(self, gap_s: float, limit_s: float, frame_s: float) -> bool:
         """``gap_s`` is longer than ``limit_s`` by more than half a frame (the same float-noise guard).
@@ -123,18 +140,42 @@ class Ballot:
         self._now = max(self._now, t)
         self._forget_before(t - self.settings.window_s)
 
-    def share(self, card: Card, since: float = -math.inf) -> float:
-        """``card``'s part of the weight cast within the window (and at or after ``since``)."""
-        votes = [(c, w) for t, c, w in self._votes if t >= since]
+    def share(self, card: Card, since: float = -math.inf, among: Callable[[Card], bool] | None = None) -> float:
+        """``card``'s part of the weight cast within the window (and at or after ``since``), counting only the
+        readings of cards ``among`` accepts when given."""
+        votes = [(c, w) for t, c, w in self._votes if t >= since and (among is None or among(c))]
         total = sum(w for _, w in votes)
         return sum(w for c, w in votes if c == card) / total if total > 0 else 0.0
 
-    def winner(self) -> Candidate | None:
-        """The card with enough evidence to be believed as the top now, if any."""
+    def winner(self, expected: Callable[[Card], bool] | None = None) -> Candidate | None:
+        """The card with enough evidence to be believed as the top now, if any.
+
+        ``expected`` (the rules as a prior) says which cards could lie there legally. An expected card must
+        outweigh the other expected readings only: a recogniser that reads a y8 as y5 every other frame must
+        not stall the y8 it is. A card that is not expected clears the strict bar against every reading.
+
+        >>> ballot = Ballot(VotingSettings())
+        >>> y5, y8 = Card.parse("y5"), Card.parse("y8")
+        >>> for frame in range(12):
+        ...     ballot.cast(frame / 30, frame, y8 if frame % 2 else y5, weight=0.8)
+        >>> ballot.winner() is None, ballot.winner(expected=lambda card: card == y8).card
+        (True, Card.parse('y8'))
+        """
         s = self.settings
-        for run in sorted(self._runs.values(), key=lambda r: -r.weight):
+        runs = sorted(self._runs.values(), key=lambda r: -r.weight)
+        # An unexpected card that clears the strict bar holds most of every reading since it showed: it comes
+        # first, or the old top (expected, and heavy with its past readings) would always outvote it.
+        for run in runs:
+            if expected is not None and not expected(run.card):
+                share = self.share(run.card, since=run.first_t)
+                if s.convincing(run.frames, run.span_s, share, self.frame_s):
+                    return run
+        for run in runs:
+            if expected is not None and not expected(run.card):
+                continue
             long_enough = s.lasted(run.span_s, s.min_span_s, self.frame_s)
-            if run.frames >= s.min_frames and long_enough and self.share(run.card, since=run.first_t) >= s.min_share:
+            share = self.share(run.card, since=run.first_t, among=expected)
+            if run.frames >= s.min_frames and long_enough and share >= s.min_share:
                 return run
         return None
 

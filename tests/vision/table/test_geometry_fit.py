@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -140,10 +141,36 @@ def test_a_missing_calibration_file_is_a_clear_error(tmp_path: Path):
         load_calibration(tmp_path / "nowhere.json")
 
 
-@pytest.mark.parametrize(("seat_y", "expected"), [(400.0, 336.0), (180.0, 150.0)])
-def test_the_centre_zone_lies_inside_the_players_places(seat_y: float, expected: float):
-    seats = [card_quad((0.0, seat_y)), card_quad((0.0, -seat_y)), card_quad((seat_y, 0.0)), card_quad((-seat_y, 0.0))]
+def _rows(*rows: tuple[tuple[float, float], tuple[float, float], int]) -> list[Any]:
+    """Seat cards laid in rows: (first card's centre, step between cards, number of cards)."""
+    return [card_quad((x + k * dx, y + k * dy)) for (x, y), (dx, dy), n in rows for k in range(n)]
+
+
+def test_the_centre_zone_lies_inside_four_players_places_a_card_away_from_them():
+    seats = [card_quad((0.0, 400.0)), card_quad((0.0, -400.0)), card_quad((400.0, 0.0)), card_quad((-400.0, 0.0))]
+    zones = centre_zone_from_seats(TableGeometry(np.eye(3)), seats)
+    assert zones.contains_centre((0.0, 0.0)) and zones.contains_centre((0.0, 250.0))
+    assert not zones.contains_centre((0.0, 340.0))  # within a card of a seat card
+    assert not zones.contains_centre((260.0, 260.0))  # outside the ring of players
+
+
+def test_a_stack_between_two_uneven_rows_of_three_players_is_in_the_centre():
+    # the sample round's layout: two rows slanting down from the top corners, one along the bottom; the stacks
+    # lie high, between the top rows (a disc round the cards' mean, reaching to the nearest card, left them out)
+    seats = _rows(((-330, -280), (-30, 60), 7), ((330, -280), (30, 60), 7), ((-200, 300), (60, 0), 7))
+    zones = centre_zone_from_seats(TableGeometry(np.eye(3)), seats)
+    for stack in ((0.0, -190.0), (150.0, -170.0), (-150.0, -120.0), (0.0, 150.0)):
+        assert zones.contains_centre(stack), stack
+    for row_card in ((-330.0, -280.0), (-200.0, 300.0), (400.0, -100.0)):
+        assert not zones.contains_centre(row_card), row_card
+
+
+def test_players_huddled_together_leave_a_disc_of_the_least_size():
+    seats = [card_quad((0.0, 180.0)), card_quad((0.0, -180.0)), card_quad((180.0, 0.0)), card_quad((-180.0, 0.0))]
     zones = centre_zone_from_seats(TableGeometry(np.eye(3)), seats)
     assert zones.centre is not None
-    assert max(math.hypot(x, y) for x, y in zones.centre) == pytest.approx(expected, abs=1.0)
+    assert max(math.hypot(x, y) for x, y in zones.centre) == pytest.approx(150.0, abs=1.0)
+
+
+def test_without_seat_cards_in_view_the_whole_view_is_the_centre():
     assert centre_zone_from_seats(TableGeometry(np.eye(3)), np.zeros((0, 4, 2))) == Zones()
