@@ -57,9 +57,10 @@ Progress = Callable[[int], None]
 ILLEGAL_SHOWN_S = 3.0
 THUMB_WIDTH = 180
 MAX_THUMBS = 400
-GATE_MARGIN_MM = [(dx, dy) for dx in (-91.0, 91.0) for dy in (-91.0, 91.0)]
-"""Around each corner of the centre zone, a card's length each way: a card whose centre lies in the zone lies
-wholly inside the box these points span."""
+GATE_MARGIN_MM = 30.0
+"""How far around the centre zone a change wakes the detector: a card read during play has its centre in the
+zone, so anything that lands on it, uncovers it or takes it away changes pixels there. Wider margins took in the
+players' rows beside the zone (sample round: frames read 49% at 30 mm, 57% at 91 mm, 64% for the zone's box)."""
 
 
 # ------------------------------------------------------------------------------------------------ session
@@ -270,9 +271,9 @@ class _Loop:
         if image is None or zone is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
             return None
         if self._region is None:
-            corners = np.asarray(zone, np.float64)[:, None, :] + np.asarray(GATE_MARGIN_MM, np.float64)[None]
-            points = self.geometry.to_image(corners.reshape(-1, 2))
-            self._region = Region.around(points, 0.0, (image.shape[1], image.shape[0]))
+            margin = [(dx, dy) for dx in (-GATE_MARGIN_MM, GATE_MARGIN_MM) for dy in (-GATE_MARGIN_MM, GATE_MARGIN_MM)]
+            grown = np.asarray(zone, np.float64)[:, None, :] + np.asarray(margin)[None]
+            self._region = Region.around(self.geometry.to_image(grown.reshape(-1, 2)))
         return self._region
 
     def _keep(self) -> Any:

@@ -6,9 +6,9 @@ fraction of a millisecond) with the one taken when the detector last ran; only w
 card landed, a hand moved) is the detector needed again. ``max_age`` frames at most pass without a reading, so
 a slow change is never missed for long.
 
-A ``region`` (a box in image pixels) limits the comparison to the part of the table that matters: during play
-only the centre's cards are read, so a hand sorting its row at the edge of the view need not wake the detector.
-A new region starts afresh (the first frame seen through it is always read).
+A :class:`Region` (a polygon in image pixels) limits the comparison to the part of the table that matters:
+during play only the centre's cards are read, so a hand sorting its row at the edge of the view need not wake
+the detector. A new region starts afresh (the first frame seen through it is always read).
 
 >>> import numpy as np
 >>> gate = ChangeGate()
@@ -18,7 +18,7 @@ A new region starts afresh (the first frame seen through it is always read).
 >>> moved = still.copy(); moved[100:160, 300:340] = 250     # a card came down
 >>> gate.needs_reading(moved)
 True
->>> centre = Region(200, 0, 640, 360)
+>>> centre = Region.box(200, 0, 640, 360)
 >>> gate.needs_reading(moved, centre), gate.needs_reading(still, centre)  # a new region, then the card goes
 (True, True)
 >>> hand = still.copy(); hand[0:100, 0:150] = 30                         # something moves outside the centre
@@ -29,39 +29,58 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 SCALE = 16
-"""Thumbnail pixels per image pixel along each side. Small and blurred: a camera shake of a pixel or two at
+"""Image pixels per thumbnail pixel along each side. Small and blurred: a camera shake of a pixel or two at
 720p, sensor noise and a dotted cloth stay below the threshold, a card (40 px wide at 720p: 10 thumbnail
 pixels) does not."""
 
 
-class Region(NamedTuple):
-    """A box in image pixels: ``x0 <= x < x1``, ``y0 <= y < y1``."""
+@dataclass(frozen=True)
+class Region:
+    """A convex polygon in image pixels, corners in order; only changes inside it count.
 
-    x0: int
-    y0: int
-    x1: int
-    y1: int
+    >>> Region.box(10, 20, 50, 60).bounds((720, 1280))
+    (10, 20, 50, 60)
+    >>> Region.around([[100, 50], [300, 90], [200, 400], [200, 80]]).bounds((240, 320))  # clipped to the picture
+    (100, 50, 300, 240)
+    """
+
+    corners: tuple[tuple[float, float], ...]
 
     @classmethod
-    def around(cls, points: npt.ArrayLike, margin: float, size: tuple[int, int]) -> Region:
-        """The box around ``points`` (N, 2) grown by ``margin`` pixels and clipped to an image of ``size``
-        (width, height).
+    def box(cls, x0: float, y0: float, x1: float, y1: float) -> Region:
+        """The rectangle ``x0 <= x < x1``, ``y0 <= y < y1``."""
+        return cls(((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
 
-        >>> Region.around([[100, 50], [300, 90.5]], 20, (320, 240))
-        Region(x0=80, y0=30, x1=320, y1=111)
-        """
-        xy = np.asarray(points, np.float64).reshape(-1, 2)
-        x0, y0 = np.floor(xy.min(axis=0) - margin).astype(int)
-        x1, y1 = np.ceil(xy.max(axis=0) + margin).astype(int)
-        width, height = size
-        return cls(max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1)))
+    @classmethod
+    def around(cls, points: npt.ArrayLike) -> Region:
+        """The convex hull of ``points`` (N, 2)."""
+        hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2)).reshape(-1, 2)
+        return cls(tuple((float(x), float(y)) for x, y in hull))
+
+    def bounds(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """``x0, y0, x1, y1``: the box around the polygon, whole pixels, clipped to a picture of ``shape``."""
+        xy = np.asarray(self.corners, np.float64)
+        x0, y0 = np.floor(xy.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(xy.max(axis=0)).astype(int)
+        return max(0, int(x0)), max(0, int(y0)), min(shape[1], int(x1)), min(shape[0], int(y1))
+
+    def mask(self, shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+        """Which thumbnail pixels of the box :meth:`bounds` (thumbnail of ``shape``'s picture) lie inside."""
+        x0, y0, x1, y1 = self.bounds(shape)
+        size = _thumb_size(x1 - x0, y1 - y0)
+        inside = np.zeros((size[1], size[0]), np.uint8)
+        corners = (np.asarray(self.corners, np.float64) - (x0, y0)) * (
+            size[0] / max(1, x1 - x0),
+            size[1] / max(1, y1 - y0),
+        )
+        cv2.fillPoly(inside, [np.round(corners).astype(np.int32)], 1)
+        return inside.astype(bool)
 
 
 @dataclass
@@ -81,24 +100,37 @@ class ChangeGate:
     max_age: int = 4
     _reference: npt.NDArray[np.uint8] | None = field(default=None, repr=False)
     _region: Region | None = field(default=None, repr=False)
+    _mask: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
     _age: int = 0
 
     def needs_reading(self, image: npt.NDArray[np.uint8], region: Region | None = None) -> bool:
         """True when the frame must go through the detector (and becomes the new reference); ``region``: only
         that part of the picture counts (None: all of it)."""
-        thumb = _thumb(image if region is None else image[region.y0 : region.y1, region.x0 : region.x1])
+        if region is None:
+            thumb = _thumb(image)
+        else:
+            x0, y0, x1, y1 = region.bounds(image.shape)
+            thumb = _thumb(image[y0:y1, x0:x1])
         self._age += 1
-        if self._reference is not None and region == self._region and self._age < self.max_age:
+        same_place = region == self._region and self._reference is not None and thumb.shape == self._reference.shape
+        if same_place and self._age < self.max_age:
+            assert self._reference is not None
             whole = (image.shape[0] // SCALE) * (image.shape[1] // SCALE)
-            changed = np.count_nonzero(cv2.absdiff(thumb, self._reference) > self.threshold)
+            moved = cv2.absdiff(thumb, self._reference) > self.threshold
+            changed = np.count_nonzero(moved if self._mask is None else moved & self._mask)
             if changed < self.share * whole:
                 return False
+        if not same_place:
+            self._mask = None if region is None else region.mask(image.shape)
         self._reference, self._region, self._age = thumb, region, 0
         return True
 
 
+def _thumb_size(width: int, height: int) -> tuple[int, int]:
+    return max(1, width // SCALE), max(1, height // SCALE)
+
+
 def _thumb(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    size = (max(1, grey.shape[1] // SCALE), max(1, grey.shape[0] // SCALE))
-    small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(grey, _thumb_size(grey.shape[1], grey.shape[0]), interpolation=cv2.INTER_AREA)
     return np.asarray(cv2.GaussianBlur(small, (5, 5), 0), np.uint8)

@@ -18,7 +18,7 @@ from referee.simulator import BotProfile, Round, SimSettings
 from referee.simulator.bots import PACES
 
 # Benchmark modules of other components, each exposing ``register(subparsers)``.
-BENCH_MODULES: tuple[str, ...] = ("referee.cli.bench_detect",)
+BENCH_MODULES: tuple[str, ...] = ("referee.cli.bench_detect", "referee.cli.bench_replay")
 
 SIMULATE_EPILOG = """\
 examples:

@@ -8,7 +8,7 @@ import pytest
 from vision.change import ChangeGate, Region
 
 CLOTH = 90
-CENTRE = Region(400, 200, 880, 520)
+CENTRE = Region.box(400, 200, 880, 520)
 
 
 def table(*cards: tuple[int, int]) -> np.ndarray:
@@ -59,7 +59,7 @@ def test_a_new_region_starts_afresh():
 def test_the_change_needed_is_a_share_of_the_whole_frame_not_of_the_region():
     """A card covers the same thumbnail pixels whether the region is small or large: a tiny region must not
     make the gate more or less sensitive to one card."""
-    small = Region(480, 280, 600, 420)
+    small = Region.box(480, 280, 600, 420)
     before, after = table(), table((520, 320))
     assert gate_says([before, after], region=small) == gate_says([before, after], region=None) == [True, True]
     speck = table()
@@ -67,13 +67,24 @@ def test_the_change_needed_is_a_share_of_the_whole_frame_not_of_the_region():
     assert gate_says([before, speck], region=small) == [True, False]
 
 
+def test_only_changes_inside_a_slanted_region_count():
+    """The centre zone seen in perspective is a slanted quadrilateral: a player's row in the corner of its box
+    lies outside it."""
+    diamond = Region(((640.0, 100.0), (1000.0, 360.0), (640.0, 620.0), (280.0, 360.0)))
+    before = table((620, 330))
+    in_the_corner = table((620, 330), (330, 150))  # inside the diamond's box, outside the diamond
+    in_the_diamond = table((620, 330), (800, 340))
+    assert gate_says([before, in_the_corner], region=diamond) == [True, False]
+    assert gate_says([before, in_the_diamond], region=diamond) == [True, True]
+
+
 @pytest.mark.parametrize(
-    ("points", "margin", "expected"),
+    ("points", "bounds"),
     [
-        ([[100, 50], [300, 90]], 0, Region(100, 50, 300, 90)),
-        ([[100, 50], [300, 90]], 20, Region(80, 30, 320, 110)),
-        ([[-50, -10], [2000, 900]], 0, Region(0, 0, 1280, 720)),  # clipped to the picture
+        ([[100, 50], [300, 90], [120, 80]], (100, 50, 300, 90)),
+        ([[-50, -10], [2000, 900], [0, 700]], (0, 0, 1280, 720)),  # clipped to the picture
     ],
 )
-def test_region_around_points(points, margin, expected):
-    assert Region.around(points, margin, (1280, 720)) == expected
+def test_region_around_points_is_their_hull(points, bounds):
+    region = Region.around(points)
+    assert len(region.corners) == 3 and region.bounds((720, 1280, 3)) == bounds

@@ -1,0 +1,137 @@
+"""``ligretto bench replay``: replay speed (a multiple of real time) of the default path against reading every
+frame, on the same video in the same process, and whether the rulings stayed the same."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.errors import SetupError
+
+SAMPLE = Path("datasets/samples/round.mp4")
+PATHS = {"every frame": False, "default (still frames reuse)": True}
+"""The paths compared, by whether still frames reuse the last reading (``ligretto replay`` reads every frame
+with ``--every-frame``)."""
+
+EPILOG = """\
+examples:
+  ligretto bench replay
+  ligretto bench replay datasets/samples/round.mp4 --repeat 3 --video
+
+replays VIDEO (default: the sample round) with the real models, alternating the two paths --repeat times each
+(ABBA order, so a load that drifts weighs on both alike), and prints per path: the real-time multiple as
+'ligretto replay' prints it (the frame loop) and over the whole replay (finding the table plane and writing the
+outputs too), CPU seconds, frames the detector read, and events; then the speed ratio of the two paths. With
+VIDEO.events.jsonl beside the video (a rendered round's truth) it also scores each path's rulings."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One replay: speeds, work and the rulings said."""
+
+    loop_x: float
+    whole_x: float
+    cpu_s: float
+    frames_read: int
+    frames_seen: int
+    said: tuple[tuple[Any, float], ...]
+
+
+def register(targets: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = targets.add_parser(
+        "replay",
+        help="replay speed with the real models: the default path against reading every frame",
+        description="Times ligretto replay on one video with the real detector and recogniser, reading every frame\n"
+        "and the default way (still frames reuse the last reading), in one process.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "video", metavar="VIDEO", nargs="?", type=Path, default=SAMPLE, help=f"the video (default {SAMPLE})"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="replays per path (default 1)")
+    parser.add_argument(
+        "--video", dest="annotated", action="store_true", help="also write the annotated video, as replay does"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from referee.events import read_events
+    from referee.replay_files import ReplayOptions
+    from referee.session import DetectorVision
+
+    if args.repeat < 1:
+        raise SetupError(f"--repeat must be at least 1, not {args.repeat}")
+    truth_file = args.video.with_name(args.video.stem + ".events.jsonl")
+    truth = list(read_events(truth_file)) if truth_file.is_file() else None
+    vision = DetectorVision.load()
+    runs: dict[str, list[Run]] = {name: [] for name in PATHS}
+    order = [name for i in range(args.repeat) for name in (list(PATHS) if i % 2 == 0 else list(PATHS)[::-1])]
+    with tempfile.TemporaryDirectory() as folder:
+        for name in order:
+            options = ReplayOptions(video=args.annotated, report=False, skip_still=PATHS[name])
+            runs[name].append(_replay(args.video, Path(folder), options, vision))
+    for name, done in runs.items():
+        print(_line(name, done, truth))
+    slow, fast = (max(r.loop_x for r in runs[name]) for name in PATHS)
+    print(f"default / every frame: {fast / slow:.2f}x the speed (best runs, frame loop)")
+    every, default = (runs[name][0].said for name in PATHS)
+    print(f"default against every frame: {_differences(every, default)}")
+    return 0
+
+
+def _replay(video: Path, out: Path, options: Any, vision: Any) -> Run:
+    from referee.replay_files import replay_video
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = replay_video(video, out, options, vision=vision)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    said = tuple((e.event, e.said_t) for e in result.emitted)
+    duration = max(result.last_t, 1e-9)
+    return Run(result.speed, duration / wall, cpu, result.frames_read, result.frames_seen, said)
+
+
+def _line(name: str, runs: list[Run], truth: Any) -> str:
+    best = max(runs, key=lambda r: r.loop_x)
+    text = (
+        f"{name:29s} {best.loop_x:5.2f}x real time (whole replay {best.whole_x:5.2f}x), {best.cpu_s:5.1f} CPU s, "
+        f"detector read {best.frames_seen} of {best.frames_read} frames, {len(best.said)} events"
+    )
+    if truth is not None:
+        from referee.referee_eval import score_round
+
+        m = score_round(truth, list(best.said))
+        text += (
+            f"; plays {m.plays.right}/{m.plays.truth} right ({m.plays.said} said), "
+            f"illegal {m.illegal.right}/{m.illegal.truth} ({m.illegal.said} said, {m.in_time} in time)"
+        )
+    return text
+
+
+def _differences(a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
+    """How the second path's rulings compare with the first's: the rulings only one path said, and how much
+    later (or sooner) the matching ones were said (the n-th ruling of a kind, stack and card matches the n-th).
+
+    >>> from referee.cards import Card
+    >>> from referee.events import CardPlayed
+    >>> played = CardPlayed(t=1.0, stack=1, card=Card.parse("r2"))
+    >>> _differences(((played, 1.0),), ((played, 1.1),))
+    'the same rulings, said +0.100..+0.100 s later'
+    """
+    first, second = _by_ruling(a), _by_ruling(b)
+    only = sum(abs(len(first.get(k, [])) - len(second.get(k, []))) for k in first.keys() | second.keys())
+    shifts = [t2 - t1 for k in first.keys() & second.keys() for t1, t2 in zip(first[k], second[k], strict=False)]
+    late = f", said {min(shifts, default=0.0):+.3f}..{max(shifts, default=0.0):+.3f} s later"
+    return ("the same rulings" if only == 0 else f"{only} rulings said by one path only") + late
+
+
+def _by_ruling(said: tuple[Any, ...]) -> dict[tuple[str, Any, str], list[float]]:
+    out: dict[tuple[str, Any, str], list[float]] = {}
+    for event, t in said:
+        out.setdefault((event.type, event.stack, str(getattr(event, "card", ""))), []).append(t)
+    return out
