@@ -115,19 +115,22 @@ def _line(name: str, runs: list[Run], truth: Any) -> str:
 
 def _differences(a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
     """How the second path's rulings compare with the first's: the rulings only one path said, and how much
-    later (or sooner) the matching ones were said (the n-th ruling of a kind, stack and card matches the n-th).
+    later (or sooner) the second said the ones both said (the n-th ruling of a kind, stack and card matches the
+    n-th; pairs more than a second apart are two different rulings, not one said late).
 
     >>> from referee.cards import Card
     >>> from referee.events import CardPlayed
     >>> played = CardPlayed(t=1.0, stack=1, card=Card.parse("r2"))
     >>> _differences(((played, 1.0),), ((played, 1.1),))
-    'the same rulings, said +0.100..+0.100 s later'
+    'the same rulings; the ones both said, said +0.100..+0.100 s later'
     """
     first, second = _by_ruling(a), _by_ruling(b)
-    only = sum(abs(len(first.get(k, [])) - len(second.get(k, []))) for k in first.keys() | second.keys())
     shifts = [t2 - t1 for k in first.keys() & second.keys() for t1, t2 in zip(first[k], second[k], strict=False)]
-    late = f", said {min(shifts, default=0.0):+.3f}..{max(shifts, default=0.0):+.3f} s later"
-    return ("the same rulings" if only == 0 else f"{only} rulings said by one path only") + late
+    close = [s for s in shifts if abs(s) <= 1.0]
+    only = sum(len(v) for v in first.values()) + sum(len(v) for v in second.values()) - 2 * len(close)
+    text = "the same rulings" if only == 0 else f"{only} rulings said by one path only"
+    soonest, latest = (min(close), max(close)) if close else (0.0, 0.0)
+    return text + f"; the ones both said, said {soonest:+.3f}..{latest:+.3f} s later"
 
 
 def _by_ruling(said: tuple[Any, ...]) -> dict[tuple[str, Any, str], list[float]]:
