@@ -20,6 +20,8 @@ cards (4) or without a round end (5) says so, with everything else still written
 from __future__ import annotations
 
 import math
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -203,6 +205,20 @@ class _Loop:
         self._region: Region | None = None
 
     def run(self, frames: Iterable[Frame]) -> None:
+        video = _InOrder(self._write_video) if self.video_out is not None else None
+        try:
+            self._each_frame(frames, video)
+        except BaseException:
+            if video is not None:
+                video.close(quietly=True)
+            raise
+        if video is not None:
+            video.close()
+        self._record(self.referee.finish(), None)
+        self.result.warnings.extend(str(w) for w in self.referee.warnings)
+        self.result.stacks = self._stacks()
+
+    def _each_frame(self, frames: Iterable[Frame], video: _InOrder | None) -> None:
         result = self.result
         vision_s = referee_s = sink_s = 0.0
         for frame in frames:
@@ -216,16 +232,13 @@ class _Loop:
                 events += self.referee.update(sightings)
             tack = time.perf_counter()
             self._record(events, frame)
-            if self.video_out is not None and frame.image is not None:
-                self._write_video(frame.image, self._overlay(frame.t))
+            if video is not None and frame.image is not None:
+                video.put(frame.image, self._overlay(frame.t))
             vision_s += tock - tick
             referee_s += tack - tock
             sink_s += time.perf_counter() - tack
             if self.progress is not None:
                 self.progress(1)
-        self._record(self.referee.finish(), None)
-        result.warnings.extend(str(w) for w in self.referee.warnings)
-        result.stacks = self._stacks()
         result.timings.update(vision_s=vision_s, referee_s=referee_s, sinks_s=sink_s)
 
     def _write_video(self, image: Image, state: OverlayState) -> None:
@@ -372,3 +385,47 @@ class _Loop:
                 }
             )
         return out
+
+
+class _InOrder:
+    """Calls ``work(*item)`` for each item put, in order, in a thread of its own: the annotated video (resize,
+    overlay, H.264) costs about a third of what reading a frame does and needs nothing from the frames after,
+    so it runs beside the detector (cv2 and FFmpeg let go of the GIL). An error in ``work`` is raised by the
+    next :meth:`put` or by :meth:`close`; the items after it are dropped.
+
+    >>> done = []
+    >>> worker = _InOrder(lambda a, b: done.append(a + b))
+    >>> worker.put(1, 2); worker.put(3, 4); worker.close()
+    >>> done
+    [3, 7]
+    """
+
+    def __init__(self, work: Callable[..., None], depth: int = 8) -> None:
+        self._work = work
+        self._items: queue.Queue[tuple[Any, ...] | None] = queue.Queue(depth)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._drain, name="annotated-video", daemon=True)
+        self._thread.start()
+
+    def put(self, *item: Any) -> None:
+        self._raise()
+        self._items.put(item)
+
+    def close(self, *, quietly: bool = False) -> None:
+        """Waits for the items put so far; raises an error of ``work`` unless ``quietly``."""
+        self._items.put(None)
+        self._thread.join()
+        if not quietly:
+            self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def _drain(self) -> None:
+        while (item := self._items.get()) is not None:
+            if self._error is None:
+                try:
+                    self._work(*item)
+                except BaseException as exc:  # handed to the frame loop, which raises it
+                    self._error = exc
