@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     replay = summary["replay"]
     print(
         f"{summary['video']['frames_read']} frames ({summary['video']['replayed_s']:.1f} s of video) in "
-        f"{replay['wall_s']:.1f} s: {replay['speed_x_realtime']:.2f}x real time ({result.vision}); "
+        f"{replay['wall_s']:.1f} s: {replay['speed_x_realtime']:.2f}x real time ({result.vision}, "
+        f"{summary['video']['frames_seen']} frames read); "
         f"outputs in {args.out}",
         file=stream,
     )
