@@ -73,8 +73,8 @@ def gate_max_age(settings: RefereeSettings, fps: float) -> int:
     fewer than span the evidence the tracker's vote asks of a new top card, so a single reading (a misread)
     repeated over still frames can never win a vote on its own. At 30 fps and 0.15 s: 4 (0.1 s).
 
-    >>> gate_max_age(RefereeSettings(), 30.0), gate_max_age(RefereeSettings(), 60.0)
-    (4, 9)
+    >>> [gate_max_age(RefereeSettings(), fps) for fps in (30.0, 60.0, 15.0, 10.0)]  # 15, 10: stride 2, 3 at 30 fps
+    [4, 9, 2, 1]
     """
     voting = settings.tracker.voting
     # ``lasted`` accepts a span half a frame short of ``min_span_s``: the repeats must stay under that.
@@ -198,7 +198,9 @@ class _Loop:
         self.referee = Referee(session.settings.referee)
         self.stopped = False
         self._heights: dict[int, int] = {}
-        self.gate = ChangeGate(max_age=gate_max_age(session.settings.referee, result.info.fps))
+        # with a stride the tracker sees every k-th frame: one reading repeated spans k frames per repeat
+        readings_per_s = result.info.fps / max(1, session.settings.stride)
+        self.gate = ChangeGate(max_age=gate_max_age(session.settings.referee, readings_per_s))
         zone = geometry.zones.centre
         self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
         self._last_reading: tuple[Any, Any] | None = None
