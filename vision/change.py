@@ -98,10 +98,10 @@ class ChangeGate:
     threshold: int = 12
     share: float = 0.0008
     max_age: int = 4
-    _reference: npt.NDArray[np.uint8] | None = field(default=None, repr=False)
-    _region: Region | None = field(default=None, repr=False)
-    _mask: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
-    _age: int = 0
+    _reference: npt.NDArray[np.uint8] | None = field(default=None, repr=False, init=False)
+    _region: Region | None = field(default=None, repr=False, init=False)
+    _mask: npt.NDArray[np.bool_] | None = field(default=None, repr=False, init=False)
+    _age: int = field(default=0, init=False)
 
     def needs_reading(self, image: npt.NDArray[np.uint8], region: Region | None = None) -> bool:
         """True when the frame must go through the detector (and becomes the new reference); ``region``: only
