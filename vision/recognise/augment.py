@@ -41,6 +41,7 @@ class CameraSettings:
     blur_p: float = 0.4
     jpeg_p: float = 0.6
     grain_p: float = 0.0  # low-light sensor grain (strong, partly blotchy, colour) as phones show it in dim rooms
+    squash_p: float = 0.0  # foreshortening: a steep camera (or a wide lens's edge) shrinks the picture's vertical
 
 
 DEFAULT_CAMERA = CameraSettings()
@@ -68,6 +69,8 @@ def camera_crop(
     canvas_side = int(np.ceil(card_h * 1.8)) + 8
     canvas = table_patch(canvas_side, canvas_side, rng)
     quad = _placement(card_w, card_h, canvas_side, rng)
+    if settings.squash_p > 0 and rng.random() < settings.squash_p:  # no draw when off, as for grain
+        quad = _squash(quad, canvas_side, rng)
     card_mask = _paste(canvas, card, quad)
     covered = np.zeros(card_mask.shape, bool)
     if occluders and rng.random() < settings.occlusion_p:
@@ -158,6 +161,13 @@ def _placement(card_w: float, card_h: float, side: int, rng: np.random.Generator
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     centre = side / 2 + rng.normal(0, 0.03 * card_w, 2)
     return (half @ rot.T + centre).astype(np.float32)
+
+
+def _squash(quad: npt.NDArray[np.float32], side: int, rng: np.random.Generator) -> npt.NDArray[np.float32]:
+    """The quad seen from a low angle: the picture's vertical shrunk by up to half (a card may then look wider
+    than tall, with its print stretched when rectified)."""
+    factor = np.array([1.0, rng.uniform(0.45, 1.0)], np.float32)
+    return ((quad - side / 2) * factor + side / 2).astype(np.float32)
 
 
 def _paste(canvas: Image, rgba: Image, quad: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:

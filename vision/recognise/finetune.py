@@ -58,17 +58,21 @@ class FinetuneConfig:
     designs: int = EXTRA_DESIGNS  # backs: new random designs
     seed: int = EXTRA_SEED  # a second round continues the first on crops of another seed
     grain_p: float = 0.0  # share of extra crops with strong low-light sensor grain
+    squash_p: float = 0.0  # share of extra crops seen from a low angle (foreshortened)
     threads: int = 1
 
     def key(self) -> str:
         grain = f"-g{self.grain_p}" if self.grain_p else ""
-        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}"
+        squash = f"-q{self.squash_p}" if self.squash_p else ""
+        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}{squash}"
 
     def camera(self) -> CameraSettings:
         """Small faces are where faces fail: widths 22..130 px, blurred more often than in the first training."""
         if self.part == "faces":
-            return CameraSettings(min_width=22, max_width=130, blur_p=0.55, grain_p=self.grain_p)
-        return CameraSettings(min_width=24, grain_p=self.grain_p)
+            return CameraSettings(
+                min_width=22, max_width=130, blur_p=0.55, grain_p=self.grain_p, squash_p=self.squash_p
+            )
+        return CameraSettings(min_width=24, grain_p=self.grain_p, squash_p=self.squash_p)
 
 
 def load_onnx(model: nn.Module, path: Path) -> nn.Module:
@@ -206,10 +210,11 @@ def main() -> None:
     parser.add_argument("--extra", type=int, default=FinetuneConfig.extra)
     parser.add_argument("--seed", type=int, default=EXTRA_SEED, help="seed of the extra crops")
     parser.add_argument("--grain", type=float, default=0.0, help="share of extra crops with strong sensor grain")
+    parser.add_argument("--squash", type=float, default=0.0, help="share of extra crops seen from a low angle")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
-                            grain_p=args.grain, threads=args.threads)  # fmt: skip
+                            grain_p=args.grain, squash_p=args.squash, threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 
 

@@ -26,6 +26,7 @@ from referee.cards import COLOURS
 from vision.recognise.backs import BackEmbedder, BackMatcher, descriptor
 from vision.recognise.evaluate import face_label, identity_report
 from vision.recognise.faces import FaceReader
+from vision.recognise.models import BACKS_MODEL, FACES_MODEL
 from vision.recognise.recogniser import crops_of
 
 CORNER_NOISE = 0.03  # of the card width: a detector's quad is off by about this much
@@ -123,8 +124,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("root", type=Path, help="dataset folder written by 'ligretto synth images'")
     parser.add_argument("--limit", type=int, help="at most this many scenes")
+    parser.add_argument("--faces-model", type=Path, default=FACES_MODEL)
+    parser.add_argument("--backs-model", type=Path, default=BACKS_MODEL)
     args = parser.parse_args()
-    print(json.dumps(measure(args.root, FaceReader(), BackEmbedder(), args.limit), indent=1))
+    reader, embedder = FaceReader(args.faces_model), BackEmbedder(args.backs_model)
+    print(json.dumps(measure(args.root, reader, embedder, args.limit), indent=1))
 
 
 if __name__ == "__main__":

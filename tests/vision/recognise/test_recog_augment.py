@@ -55,3 +55,24 @@ def test_low_light_grain_makes_a_flat_card_noisier() -> None:
         return float(np.mean([c[20:76, 12:52].astype(np.float32).std() for c in crops]))
 
     assert spread(grainy) > 1.5 * spread(plain)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_low_angle_shrinks_the_picture_vertically_by_at_most_half(seed: int) -> None:
+    from vision.recognise.augment import _squash
+
+    quad = np.array([[40, 20], [80, 20], [80, 100], [40, 100]], np.float32)
+    squashed = _squash(quad, 120, np.random.default_rng(seed))
+    width, height = np.ptp(squashed, axis=0)
+    assert width == pytest.approx(40)
+    assert 0.45 * 80 - 1e-3 <= height <= 80 + 1e-3
+    assert squashed[:, 1].mean() == pytest.approx(60)  # about the canvas centre, so the card stays in view
+
+
+def test_squashed_crops_still_come_out_portrait_and_the_right_way_round() -> None:
+    settings = CameraSettings(**{**STILL.__dict__, "squash_p": 1.0})
+    for seed in range(4):
+        sample = camera_crop(two_tone_card(), np.random.default_rng(seed), settings=settings)
+        top = sample.crop[10:40, 16:48].mean(axis=(0, 1))
+        assert sample.crop.shape == (96, 64, 3)
+        assert (top[2] > top[0]) != sample.flipped
