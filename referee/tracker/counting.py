@@ -89,10 +89,19 @@ class SpreadCounter:
     """Follows face-down cards across frames and counts them by back (see the module docstring)."""
 
     def __init__(
-        self, sorter: Sorter | None = None, *, match_mm: float = 9.0, window: int = 30, min_ratio: float = 0.5
+        self,
+        sorter: Sorter | None = None,
+        *,
+        match_mm: float = 9.0,
+        window: int = 30,
+        min_ratio: float = 0.5,
+        same_card_mm: float = 7.0,
     ) -> None:
         self.sorter = sorter or sort_by_zone
         self.match_mm = match_mm
+        self.same_card_mm = same_card_mm
+        """Two boxes this close in one frame are one card boxed twice (a detector's duplicate lies 4-7 mm off);
+        cards fanned in a spread lie 10 mm apart or more, or their backs would not show."""
         self.window = window
         self.min_ratio = min_ratio
         self._spots: list[_Spot] = []
@@ -105,7 +114,7 @@ class SpreadCounter:
         its sightings, since its first may be off."""
         self._index += 1
         self._frames.append(self._index)
-        placed = [(s, p) for s in frame.sightings if (p := self.sorter(s, frame)) is not None]
+        placed = [(s, p) for s in self._once_each(frame.sightings) if (p := self.sorter(s, frame)) is not None]
         pairs = sorted(
             (math.hypot(spot.x - s.centre[0], spot.y - s.centre[1]), i, j)
             for i, (s, _) in enumerate(placed)
@@ -125,6 +134,15 @@ class SpreadCounter:
                 spot = _Spot(x, y, place[0] == "centre", self._index)
                 self._spots.append(spot)
             self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
+
+    def _once_each(self, sightings: tuple[Sighting, ...]) -> list[Sighting]:
+        """The frame's sightings less the second boxes of cards boxed twice (the surer box stays)."""
+        kept: list[Sighting] = []
+        for sighting in sorted(sightings, key=lambda s: -s.confidence):
+            x, y = sighting.centre
+            if not any(math.hypot(x - k.centre[0], y - k.centre[1]) < self.same_card_mm for k in kept):
+                kept.append(sighting)
+        return kept
 
     def _see(self, spot: _Spot, sighting: Sighting, back: str) -> None:
         n = len(spot.hits) + 1

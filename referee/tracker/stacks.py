@@ -128,10 +128,14 @@ class TrackerSettings:
     next_bonus_mm: float = 12.0
     reacquire_mm: float = 320.0
     duplicate_mm: float = 10.0
-    pose_mm: float = 7.0
+    pose_mm: float = 10.0
     pose_deg: float = 8.0
     reanchor_after_s: float = 0.3
     min_confidence: float = 0.25
+    sure_reading: float = 0.5
+    """A reading of a pile's top this sure (detector x recogniser confidence) shows the top is still there. Time
+    since the last such reading counts as time the pile was hidden: a card that landed and was only misread
+    there may have been played unseen, as under a hand (a y6 on a y4 after 0.6 s of unsure readings: y5)."""
     tentative_ttl_s: float = 0.7
     lost_after_s: float = 12.0
     loose_lost_s: float = 1.2
@@ -171,6 +175,8 @@ class Pile:
     last_seen_t: float = 0.0
     missing_since: tuple[float, int] | None = None
     hidden_s: float = 0.0
+    top_read_t: float | None = None
+    """When the top was last read surely (see ``TrackerSettings.sure_reading``)."""
     conflict: _PairRun | None = None
     gone: bool = False
 
@@ -219,6 +225,7 @@ class _PoseRun:
     since: int
     placement: Placement
     frames: int = 1
+    weight: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -438,6 +445,10 @@ class StackTracker:
         top = max(news, key=lambda r: weight_of(r.sighting)) if news else max(readings, key=lambda r: r.element)
         if not news and pile.cards and top.element == len(pile.cards) - 1:
             pile.hidden_s = 0.0  # the top still shows: nothing landed unseen under the hands before now
+        if any(
+            r.element == len(pile.cards) - 1 and weight_of(r.sighting) >= self.settings.sure_reading for r in readings
+        ):
+            pile.top_read_t = frame.t
         if top.copy and pile.reanchor and top.card == pile.top:
             self._reanchor(pile, top)  # the stack was moved while out of view: its top lies elsewhere now
             top = _Reading(top.sighting, len(pile.cards) - 1)
@@ -515,22 +526,37 @@ class StackTracker:
         moved = p is None or not same_pose((p.x, p.y, p.angle), pose_of(top.sighting), s.pose_mm, s.pose_deg)
         if run is None or run.card != top.card or run.element != element or (element < 0 and moved):
             return _PoseRun(
-                top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
+                top.card,
+                element,
+                frame.t,
+                frame.frame,
+                frame.t,
+                pile.frames_seen,
+                placement_of(top.sighting),
+                weight=weight_of(top.sighting),
             )
         v = self.settings.voting
         if v.exceeds(frame.t - run.last_t, v.max_gap_s, self._dt):
             return _PoseRun(
-                top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, placement_of(top.sighting)
+                top.card,
+                element,
+                frame.t,
+                frame.frame,
+                frame.t,
+                pile.frames_seen,
+                placement_of(top.sighting),
+                weight=weight_of(top.sighting),
             )
         run.last_t = frame.t
         run.frames += 1
+        run.weight += weight_of(top.sighting)
         return run
 
     def _won(self, pile: Pile, run: _PoseRun) -> bool:
         v = self.settings.voting
         share = run.frames / max(1, pile.frames_seen - run.since + 1)
         if run.element < 0:  # a second copy of a card the pile holds: never a legal play, so the strict bar
-            return v.convincing(run.frames, run.last_t - run.first_t, share, self._dt)
+            return v.convincing(run.frames, run.last_t - run.first_t, share, self._dt, run.weight / run.frames)
         lasted = v.lasted(run.last_t - run.first_t, v.min_span_s, self._dt)
         return run.frames >= v.min_frames and lasted and share >= v.min_share
 
@@ -609,7 +635,12 @@ class StackTracker:
         if card.colour != top.colour or card.number <= top.number:
             return False
         unseen = card.number - top.number - 1  # cards that must have landed under a hand meanwhile
-        return unseen == 0 or pile.hidden_s >= unseen * InferenceSettings().seconds_per_hidden_play
+        return unseen == 0 or self._hidden_s(pile, self._t) >= unseen * InferenceSettings().seconds_per_hidden_play
+
+    def _hidden_s(self, pile: Pile, t: float) -> float:
+        """How long before ``t`` the pile's top may have been covered: out of view, or not read surely."""
+        unsure = 0.0 if pile.top_read_t is None else max(0.0, t - pile.top_read_t - self._dt)
+        return max(pile.hidden_s, unsure)
 
     def _places(self, run: Candidate) -> list[tuple[float, int, Placement | None]]:
         """Where a face was read during its vote: once, or at two places (a second copy landed meanwhile).
@@ -642,11 +673,13 @@ class StackTracker:
         gap = pile.gap
         hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
         covered = self._covered(pile, card, t)
-        change = Landed(pile.id, card, t, frame, placement, pile.hidden_s, glimpsed, copy, hidden_from, covered)
+        hidden_s = pile.hidden_s if copy else self._hidden_s(pile, t)
+        change = Landed(pile.id, card, t, frame, placement, hidden_s, glimpsed, copy, hidden_from, covered)
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))
         pile.hidden_s = 0.0
+        pile.top_read_t = t
         pile.copy_run = pile.uncover_run = None
         pile.ballot.restart(keep=card)
         return change
