@@ -64,9 +64,12 @@ def build_table(settings: Settings, store: Store, hub: Hub) -> LiveTable:
     )
     spec.check()
     referee = RefereeSettings()
+    voting = referee.tracker.voting
     if settings.vote_window_s is not None:
-        voting = replace(referee.tracker.voting, window_s=settings.vote_window_s)
-        referee = replace(referee, tracker=replace(referee.tracker, voting=voting))
+        voting = replace(voting, window_s=settings.vote_window_s)
+    if settings.strict_span_s is not None:
+        voting = replace(voting, strict_span_s=settings.strict_span_s)
+    referee = replace(referee, tracker=replace(referee.tracker, voting=voting))
     return LiveTable(
         spec,
         store,

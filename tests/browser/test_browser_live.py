@@ -111,16 +111,32 @@ def server(clip: dict[str, Path], tmp_path: Path) -> Iterator[str]:
     yield from _serve(clip["video"], tmp_path, "--rounds", "1")
 
 
-def _truth_illegal_t(clip: dict[str, Path]) -> float:
+def _truth_illegal(clip: dict[str, Path]) -> dict[str, Any]:
     for line in clip["events"].read_text().splitlines():
         event = json.loads(line)
         if event["type"] == "illegal_play":
-            return float(event["t"])
+            return dict(event)
     raise AssertionError("the clip has no illegal play")
 
 
+def first_shown_t(frames: Path, played: dict[str, Any], visible: float = 0.5) -> float:
+    """Video time of the first frame, at or after ``played`` went down, that shows at least ``visible`` of the
+    card (the player's hand may still cover it as it lands: no camera sees it before then)."""
+    card = played["card"]
+    for line in frames.read_text().splitlines():
+        frame = json.loads(line)
+        if frame["t"] < played["t"] - 1e-6:
+            continue
+        for seen in frame["cards"]:
+            same = (seen.get("colour"), seen.get("number")) == (card["colour"], card["number"])
+            if same and seen.get("owner") in (None, played.get("back")) and seen["visible"] >= visible:
+                return float(frame["t"])
+    raise AssertionError(f"the labels never show the {card} played at {played['t']} s")
+
+
 STAGES = (
-    ("referee's evidence: card down -> the frame it rules on (video time)", "card_down", "due"),
+    ("the card under the player's hand: down -> first frame showing >= 50% of it", "card_down", "shown_t"),
+    ("the referee's vote: that frame -> the frame it rules on (video time)", "shown_t", "due"),
     ("frame release: the frame's time -> the pipeline takes it", "due", "picked"),
     ("vision: the frame's cards read", "picked", "read"),
     ("waiting for the table's lock", "read", "locked"),
@@ -133,23 +149,30 @@ STAGES = (
 )
 
 
-def alert_stages(alert: dict[str, Any], card_down_t: float) -> dict[str, float]:
+def alert_stages(alert: dict[str, Any], card_down_t: float, shown_t: float) -> dict[str, float]:
     """Where the alert's time went, in ms per stage (see STAGES), and the total: from the frame where the card is
-    down (``epoch + card_down_t``) to the alert painted on the page."""
+    down (``epoch + card_down_t``, on the video source's clock) to the alert painted on the page."""
     timing = alert["timing"]
     when = {**timing, **{k: alert[k] for k in ("received", "shown", "painted")}}
     when["card_down"] = alert["epoch"] + card_down_t
+    when["shown_t"] = alert["epoch"] + shown_t
     when["due"] = alert["epoch"] + timing["frame_t"]  # a file plays at its own rate: the frame is there then
     stages = {name: (when[end] - when[start]) * 1000.0 for name, start, end in STAGES}
     stages["total"] = (when["painted"] - when["card_down"]) * 1000.0
     return stages
 
 
-def print_stages(title: str, stages: dict[str, float]) -> None:
-    print(f"\n{title}: alert painted {stages['total']:.0f} ms after the frame where the card is down")
-    for name, ms in stages.items():
-        if name != "total":
-            print(f"  {ms:7.1f} ms  {name}")
+def report_stages(title: str, stages: dict[str, float]) -> str:
+    lines = [f"{title}: alert painted {stages['total']:.0f} ms after the frame where the card is down"]
+    lines += [f"  {ms:7.1f} ms  {name}" for name, ms in stages.items() if name != "total"]
+    return "\n".join(lines)
+
+
+def assert_within_budget(title: str, stages: dict[str, float]) -> None:
+    """Prints the stages (``-s``) and holds the alert to the issue's bound, naming the stages when it fails."""
+    report = report_stages(title, stages)
+    print("\n" + report)
+    assert stages["total"] <= ALERT_BUDGET_MS, f"over {ALERT_BUDGET_MS:.0f} ms:\n{report}"
 
 
 def assert_usable_on_the_phone(page: Any, selector: str, *, tap: bool = False) -> None:
@@ -189,9 +212,9 @@ def test_a_round_on_a_phone_shows_the_alert_within_300_ms_then_the_final_score_s
         assert page.inner_text("#alert-text") == "red 5 on stack 1"
         assert page.inner_text("#alert-detail") == "wrong number: should have been red 3"
         alert = _painted_alert(page)
-        stages = alert_stages(alert, _truth_illegal_t(clip))
-        print_stages("scripted clip", stages)
-        assert stages["total"] <= ALERT_BUDGET_MS
+        played = _truth_illegal(clip)
+        stages = alert_stages(alert, played["t"], first_shown_t(clip["frames"], played))
+        assert_within_budget("scripted clip", stages)
         assert page.eval_on_selector("#alert", ON_SCREEN)["inside"]  # where the eyes are, without scrolling
         assert_usable_on_the_phone(page, "#alert")
         assert_usable_on_the_phone(page, "#alert-dismiss", tap=True)
@@ -251,9 +274,8 @@ def test_the_sample_round_alerts_within_300_ms_of_its_illegal_play_and_takes_cou
         page.wait_for_selector("#alert:not([hidden])", timeout=60_000)
         alert = _painted_alert(page)
         assert (alert["card"], alert["reason"]) == ("r2", illegal["reason"])
-        stages = alert_stages(alert, illegal["t"])
-        print_stages("sample round", stages)
-        assert stages["total"] <= ALERT_BUDGET_MS
+        stages = alert_stages(alert, illegal["t"], first_shown_t(SAMPLE.with_suffix(".frames.jsonl"), illegal))
+        assert_within_budget("sample round", stages)
 
         page.click("#alert-dismiss")
         page.click("#manual-count summary")

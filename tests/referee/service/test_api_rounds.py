@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+from referee.tracker.voting import VotingSettings
+
 
 def _scored(state: dict) -> bool:
     return state["round"] is not None and state["round"]["done"]
@@ -164,3 +166,10 @@ def test_the_picture_is_drawn_when_asked_and_at_most_picture_fps_times_a_second(
     first = client.get("/api/picture.jpg").content
     wait_for(client, lambda state: state["pipeline"]["frames"] > 30)  # the camera moved on
     assert client.get("/api/picture.jpg").content == first
+
+
+def test_the_live_referee_votes_on_recent_evidence_and_can_vote_as_a_replay_does(make_client) -> None:
+    live = make_client().app.state.table.runner.settings.referee.tracker.voting
+    assert (live.window_s, live.strict_span_s) == (0.4, 0.17)  # alerts within 0.3 s of the card coming down
+    own = make_client(vote_window_s=None, strict_span_s=None).app.state.table.runner.settings.referee.tracker.voting
+    assert own == VotingSettings()
