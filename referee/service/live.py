@@ -67,11 +67,9 @@ class FpsMeter:
 
     def __init__(self, window: int = 60) -> None:
         self.times: deque[float] = deque(maxlen=window)
-        self.count = 0
 
     def tick(self) -> None:
         self.times.append(time.perf_counter())
-        self.count += 1
 
     @property
     def fps(self) -> float:
@@ -115,6 +113,7 @@ class LiveTable:
         self.frame_ms: deque[float] = deque(maxlen=300)
         self.lag_ms: deque[float] = deque(maxlen=300)
         """How late each frame was taken after it came (a file's own time; a camera's arrival)."""
+        self.frames_taken = 0
         self.dropped = 0
         """Frames the pipeline had no time for, since the server started."""
         self._lock = threading.RLock()
@@ -206,6 +205,7 @@ class LiveTable:
             locked = time.time()
             self.t, self.frame_index, self.epoch = frame.t, frame.index, epoch
             self.meter.tick()
+            self.frames_taken += 1
             if frame.image is not None:
                 self._latest = frame
             rnd = self.round
@@ -277,6 +277,7 @@ class LiveTable:
             t, frame = (0.0, 0) if self.spec.is_file else (self.t, self.frame_index)
             if self.spec.is_file:
                 self.epoch = time.time()
+                self.meter = FpsMeter()  # a file starts playing now: the last round's frames and the pause between
             self._publish(self.round, [RoundStarted(t=t, frame=frame, round=row.number, backs=backs)])
             self._wake.set()
             return row
@@ -390,7 +391,7 @@ class LiveTable:
         return {
             "running": self.running,
             "fps": round(self.meter.fps, 2),
-            "frames": self.meter.count,
+            "frames": self.frames_taken,
             "dropped": self.dropped,
             "t": round(self.t, 3),
             "epoch": self.epoch,
