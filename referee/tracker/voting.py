@@ -51,7 +51,7 @@ class VotingSettings:
     recogniser's misreads of one card are alike from frame to frame, so a wrong reading can persist for a few
     frames where a right one would, and mistakes are rare (a few in a hundred plays). An illegal card lies
     about 0.7 s before it is taken back, so 0.25 s of readings still rules within 0.5 s of it landing."""
-    sure_weight: float = 0.7
+    sure_weight: float = 0.6
     sure_share: float = 0.9
     """Readings this sure on average (detector x recogniser confidence), holding this share, clear the strict
     bar at the usual one: a misreading recogniser is unsure, and a sure one alerts at once (live, within 0.3 s)."""
