@@ -27,8 +27,9 @@ from vision.recognise.models import BACKS_MODEL, open_session
 from vision.rectify import CROP_HEIGHT, CROP_WIDTH
 
 # Chosen on a tuning set of rendered crops (seed 555, not the reported held-out seeds): 32 prototypes per
-# default design photographed like training crops without occlusion, a design scored by the mean of its 3 most
-# similar prototypes, and the floor/margin below. See models/recogniser.md.
+# default design photographed like training crops without occlusion, a design scored by the mean of its most
+# similar prototypes (3 of a default's 32, the best of an enrolled design's few photos: prototypes_to_average),
+# and the floor/margin below. See models/recogniser.md.
 MIN_SIMILARITY = 0.4
 MIN_MARGIN = 0.02
 TOP_K = 3
@@ -151,9 +152,9 @@ class BackMatcher:
             return BackMatch((None,) * n, zeros, zeros, zeros)
         similarity = embeddings @ self.prototype_vectors.T  # (n, prototypes)
         per_design = np.full((n, designs), -1.0, np.float32)
-        for d in range(designs):  # a design's score: the mean of its top_k most similar prototypes
+        for d in range(designs):  # a design's score: the mean of its few most similar prototypes
             own = np.sort(similarity[:, self.prototype_design == d], axis=1)
-            per_design[:, d] = own[:, -self.top_k :].mean(axis=1)
+            per_design[:, d] = own[:, -prototypes_to_average(own.shape[1], self.top_k) :].mean(axis=1)
         order = np.argsort(-per_design, axis=1)
         rows = np.arange(n)
         best = per_design[rows, order[:, 0]]
@@ -163,6 +164,19 @@ class BackMatcher:
         backs = tuple(self.design_ids[int(order[i, 0])] if accepted[i] else None for i in range(n))
         confidence = np.where(accepted, np.clip(margin / 0.2, 0, 1) * np.clip(best, 0, 1), 0.0)
         return BackMatch(backs, best.astype(np.float32), margin.astype(np.float32), confidence.astype(np.float32))
+
+
+def prototypes_to_average(prototypes: int, top_k: int = TOP_K) -> int:
+    """How many of a design's most similar prototypes make its score: one per ten, at most ``top_k``.
+
+    An enrolled design has only its 1..5 photos; averaging all 3 of 3 would let its least typical photo pull
+    every score down (enrolled backs then fell under the floor as unknown), while a default's 32 renders
+    average their best 3.
+
+    >>> prototypes_to_average(3), prototypes_to_average(12), prototypes_to_average(32)
+    (1, 2, 3)
+    """
+    return max(1, min(top_k, -(-prototypes // 10)))
 
 
 def rendered_prototype_crops(design: BackDesign, count: int = PROTOTYPES_PER_DEFAULT) -> npt.NDArray[np.uint8]:

@@ -12,11 +12,12 @@ from vision.recognise.backs import BackEmbedder
 from vision.recognise.faces import FaceReader
 from vision.recognise.measure import held_out_faces, measure_backs, measure_faces
 
-# Cards >= 40 px wide (the detector's range). Accuracy depends on the face styles drawn: 0.998 on 2614 crops
-# with the measurement seed, 0.970 on the 263 crops of this test's seed (a style whose 1 looks like a 7).
-FACE_FLOOR = 0.95
-SIX_NINE_CEILING = 0.01  # measured 0.0005
-BACK_FLOORS = {"defaults": 0.85, "enrolled_unseen": 0.93}  # measured 0.918 and 0.981 on ~1900 crops each
+# Cards >= 40 px wide (the detector's range). Accuracy depends on the face styles drawn: 0.997 on 2614 crops
+# with the measurement seed, 0.985 on the 263 crops of this test's seed (a style whose 1 looks like a 7).
+FACE_FLOOR = 0.96
+SIX_NINE_CEILING = 0.01  # measured 0.0005 (measurement seed), 0.0026 (this seed: 1 of 383)
+# Measured 0.979 and 0.981 on ~1900 crops each (measurement seed); 0.973 and 0.978 on this test's ~230 each.
+BACK_FLOORS = {"defaults": 0.93, "enrolled_unseen": 0.94}
 
 
 def test_faces_at_least_60_percent_visible_are_read(shipped_models: None) -> None:
