@@ -5,8 +5,8 @@ round and read the final score sheet, on a phone-sized screen.
 The alert must be painted within 300 ms of the frame where the illegal card is down (the clip's ground truth,
 on the clock of the video source: the server's ``epoch`` + the card's time), on the scripted clip and on the
 sample round. Where that time went, stage by stage, is printed (run with ``-s``), and named when the bound is
-missed: seeing the card is most of it (a hand over the card as it lands, then the referee's vote: a card that
-would be illegal needs 6 readings over 0.17 s live).
+missed: seeing the card is most of it (a hand over the card as it lands, then the referee's vote of >= 3 sure
+readings over 0.15 s).
 """
 
 from __future__ import annotations
