@@ -524,29 +524,11 @@ class StackTracker:
         s = self.settings
         p = run.placement if run is not None else None
         moved = p is None or not same_pose((p.x, p.y, p.angle), pose_of(top.sighting), s.pose_mm, s.pose_deg)
-        if run is None or run.card != top.card or run.element != element or (element < 0 and moved):
-            return _PoseRun(
-                top.card,
-                element,
-                frame.t,
-                frame.frame,
-                frame.t,
-                pile.frames_seen,
-                placement_of(top.sighting),
-                weight=weight_of(top.sighting),
-            )
-        v = self.settings.voting
-        if v.exceeds(frame.t - run.last_t, v.max_gap_s, self._dt):
-            return _PoseRun(
-                top.card,
-                element,
-                frame.t,
-                frame.frame,
-                frame.t,
-                pile.frames_seen,
-                placement_of(top.sighting),
-                weight=weight_of(top.sighting),
-            )
+        v = s.voting
+        fresh = run is None or run.card != top.card or run.element != element or (element < 0 and moved)
+        if run is None or fresh or v.exceeds(frame.t - run.last_t, v.max_gap_s, self._dt):
+            at, weight = placement_of(top.sighting), weight_of(top.sighting)
+            return _PoseRun(top.card, element, frame.t, frame.frame, frame.t, pile.frames_seen, at, weight=weight)
         run.last_t = frame.t
         run.frames += 1
         run.weight += weight_of(top.sighting)
