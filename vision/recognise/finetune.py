@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +37,10 @@ from vision.recognise.data import (
     back_renders,
     default_back_looks,
     face_renders,
-    photograph,
 )
 from vision.recognise.models import MODELS_DIR
 from vision.recognise.nets import BackNet, FaceNet
-from vision.recognise.train import CHUNK, Log, TrainConfig, _epoch, export, training_data
+from vision.recognise.train import Log, TrainConfig, _epoch, cached_crops, export, training_data
 
 EXTRA_SEED = 2  # the first extra crops' seed: neither training's (1) nor any evaluation's (555, 777, ...)
 EXTRA_DESIGNS = 200  # random back designs besides training's: seeds 400..599, classes after training's 412
@@ -113,22 +113,10 @@ def _conv_bias(graph: onnx.GraphProto, conv: onnx.NodeProto, weights: dict[str, 
 
 def extra_data(config: FinetuneConfig, cache: Path, log: Log = print) -> Crops:
     """The extra crops, made chunk by chunk and cached like training's."""
-    cache.mkdir(parents=True, exist_ok=True)
-    chunks, renders = [], None
-    for index in range((config.extra + CHUNK - 1) // CHUNK):
-        count = min(CHUNK, config.extra - index * CHUNK)
-        path = cache / f"{config.key()}-c{index}-{count}.npz"
-        if not path.exists():
-            renders = renders or _extra_renders(config, log)
-            started = time.perf_counter()
-            rng = np.random.default_rng([config.seed, index, 5])
-            crops = photograph(renders[0], count, rng, occluders=renders[1], settings=config.camera())
-            np.savez(path.with_suffix(".tmp.npz"), images=crops.images, label=crops.label, visible=crops.visible)
-            path.with_suffix(".tmp.npz").replace(path)
-            log(f"{config.part}: made {count} extra crops ({path.name}) in {time.perf_counter() - started:.0f} s")
-        with np.load(path) as data:
-            chunks.append(Crops(data["images"], data["label"], data["visible"]))
-    return Crops.join(chunks)
+    renders = partial(_extra_renders, config, log)
+    return cached_crops(
+        cache, config.key(), config.extra, config.seed, renders, config.camera(), log, config.part, "extra crops"
+    )
 
 
 def _extra_renders(config: FinetuneConfig, log: Log) -> tuple[list, list]:

@@ -64,21 +64,45 @@ class TrainConfig:
 
 def training_data(config: TrainConfig, cache: Path, log: Log = print) -> Crops:
     """The config's crops, generated chunk by chunk and cached (a rerun only makes the missing chunks)."""
+    return cached_crops(
+        cache,
+        config.key(),
+        config.samples,
+        config.seed,
+        lambda: _renders(config, log),
+        CameraSettings(),
+        log,
+        config.part,
+    )
+
+
+def cached_crops(
+    cache: Path,
+    key: str,
+    total: int,
+    seed: int,
+    renders: Callable[[], tuple[list, list]],
+    camera: CameraSettings,
+    log: Log,
+    part: str,
+    noun: str = "crops",
+) -> Crops:
+    """``total`` camera crops of ``renders()`` (made only if a chunk is missing), in chunks of ``CHUNK`` cached
+    under ``cache`` as ``KEY-cINDEX-COUNT.npz``; chunk ``i`` draws from the generator seeded ``[seed, i, 5]``."""
     cache.mkdir(parents=True, exist_ok=True)
     chunks = []
-    renders: tuple[list, list] | None = None
-    for index in range((config.samples + CHUNK - 1) // CHUNK):
-        count = min(CHUNK, config.samples - index * CHUNK)
-        path = cache / f"{config.key()}-c{index}-{count}.npz"
+    made: tuple[list, list] | None = None
+    for index in range((total + CHUNK - 1) // CHUNK):
+        count = min(CHUNK, total - index * CHUNK)
+        path = cache / f"{key}-c{index}-{count}.npz"
         if not path.exists():
-            if renders is None:
-                renders = _renders(config, log)
+            made = made or renders()
             started = time.perf_counter()
-            rng = np.random.default_rng([config.seed, index, 5])
-            crops = photograph(renders[0], count, rng, occluders=renders[1], settings=CameraSettings())
+            rng = np.random.default_rng([seed, index, 5])
+            crops = photograph(made[0], count, rng, occluders=made[1], settings=camera)
             np.savez(path.with_suffix(".tmp.npz"), images=crops.images, label=crops.label, visible=crops.visible)
             path.with_suffix(".tmp.npz").replace(path)
-            log(f"{config.part}: made {count} crops ({path.name}) in {time.perf_counter() - started:.0f} s")
+            log(f"{part}: made {count} {noun} ({path.name}) in {time.perf_counter() - started:.0f} s")
         with np.load(path) as data:
             chunks.append(Crops(data["images"], data["label"], data["visible"]))
     return Crops.join(chunks)
