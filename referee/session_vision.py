@@ -14,9 +14,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from referee.errors import InputFileError
-from vision.detections import FACE, CardDetections
+from vision.detections import CardDetections
 from vision.oracle import DEFAULT_MIN_VISIBLE, TruthFrame, read_truth_frames
-from vision.recognise.refine import refine_quads
 from vision.sources import Frame, VideoInfo
 
 Keep = Callable[[CardDetections], np.ndarray]
@@ -72,23 +71,11 @@ class DetectorVision:
         if keep is not None:
             detections = detections[keep(detections)]
         found = time.perf_counter()
-        if recogniser is not None:
-            # the detector's angles and aspects are rough; crops through them misread (see vision.recognise.refine)
-            detections = _refined(frame.image, detections)
+        if recogniser is not None:  # it reads each rough box through a few quads (vision.recognise.quads)
             detections = recogniser(frame.image, detections)
         self.detect_ms += (found - start) * 1000
         self.recognise_ms += (time.perf_counter() - found) * 1000
         return detections, None
-
-
-def _refined(image: np.ndarray, detections: CardDetections) -> CardDetections:
-    """The faces' quads re-fitted to the cards' colour (backs keep the detector's quads)."""
-    faces = np.flatnonzero(detections.kind == FACE)
-    if len(faces) == 0:
-        return detections
-    corners = detections.corners.copy()
-    corners[faces] = refine_quads(image, corners[faces])
-    return detections.with_corners(corners)
 
 
 class OracleVision:
@@ -119,7 +106,7 @@ class OracleVision:
             from vision.recognise.recogniser import Recogniser
 
             try:
-                recogniser = Recogniser(catalogue=catalogue)
+                recogniser = Recogniser(catalogue=catalogue, search=False)  # true outlines need no search
             except (FileNotFoundError, OSError) as exc:
                 raise InputFileError(f"--oracle-boxes needs the recogniser: {exc}") from None
         return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)}, recogniser)

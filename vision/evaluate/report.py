@@ -29,7 +29,9 @@ def table(summary: Summary) -> str:
     lines += [
         f"face identity (>=60% vis.)  {summary.face_identity}",
         f"6/9 confusions              {summary.six_nine_confusion}",
-        f"back identity               {summary.back_identity}",
+        f"back identity (>=60% vis.)  {summary.back_identity}",
+        f"back identity (15-60% vis.) {summary.back_identity_partly}",
+        f"strangers named (not in catalogue) {summary.strangers_named}",
         f"detect ms median / p90      {summary.detect_ms[0]:.1f} / {summary.detect_ms[1]:.1f}",
         f"recognise ms median / p90   {summary.recognise_ms[0]:.1f} / {summary.recognise_ms[1]:.1f}",
     ]

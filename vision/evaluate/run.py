@@ -30,7 +30,7 @@ def evaluate(
     if total == 0:
         raise FileNotFoundError(f"no label files (JSON with a 'cards' list) under {data}")
     reader = reader or CardReader.load(conf=CURVE_CONF)
-    scorer = Scorer(conf)
+    scorer = Scorer(conf, _nameable_backs(reader))
     for done, truth in enumerate(iter_truth(data, limit), start=1):
         read = cv2.imread(str(truth.image), cv2.IMREAD_COLOR)
         if read is None:
@@ -42,6 +42,8 @@ def evaluate(
         found = time.perf_counter()
         recognised = reader.recogniser(image, operating) if reader.recogniser is not None else operating
         finished = time.perf_counter()
+        # the recogniser moves corners to the quads it read through; detection is scored on the detector's own
+        recognised = recognised.with_corners(operating.corners)
         scorer.add(truth, candidates, recognised, (found - start) * 1000, (finished - found) * 1000)
         if progress:
             progress(done, min(total, limit or total))
@@ -51,3 +53,9 @@ def evaluate(
         write_csv(scorer.rows, out / "per_image.csv")
         confusion_png(summary, out / "confusion.png")
     return summary
+
+
+def _nameable_backs(reader: CardReader) -> tuple[str, ...] | None:
+    """The back ids the reader's recogniser can name (its catalogue's designs); None without a recogniser."""
+    matcher = getattr(reader.recogniser, "backs", None)
+    return getattr(matcher, "design_ids", None)

@@ -7,6 +7,7 @@ confidence (for recall, precision and identity accuracy); ``summary()`` gives th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,7 +34,7 @@ WIDTH_BUCKETS: tuple[tuple[str, float, float], ...] = (
     ("50-80px", 50.0, 80.0),
     (">=80px", 80.0, 1e9),
 )
-IDENTITY_MIN_VISIBLE = 0.6  # the acceptance figure for faces is on cards at least 60% visible
+IDENTITY_MIN_VISIBLE = 0.6  # the acceptance figures for faces and backs are on cards at least 60% visible
 UNKNOWN = "?"
 
 
@@ -83,7 +84,9 @@ class Summary:
     recall_by_visibility: dict[str, Rate]
     recall_by_width: dict[str, Rate]
     face_identity: Rate
-    back_identity: Rate
+    back_identity: Rate  # catalogue backs >= 60 % visible (a stranger's right answer is "unknown")
+    back_identity_partly: Rate  # catalogue backs 15-60 % visible: fanned piles, mostly covered by their neighbour
+    strangers_named: Rate  # backs of designs not in the catalogue that were taken for a catalogue back
     six_nine_confusion: Rate
     detect_ms: tuple[float, float]  # median, p90
     recognise_ms: tuple[float, float]
@@ -101,10 +104,15 @@ class _Curve:
 
 
 class Scorer:
-    """Accumulates images; ``summary()`` computes the figures."""
+    """Accumulates images; ``summary()`` computes the figures.
 
-    def __init__(self, conf: float) -> None:
+    ``catalogue``: the back ids the recogniser can name. A back of any other design (a stranger) is read right
+    when it is read as unknown; None: every back's own id is the right answer.
+    """
+
+    def __init__(self, conf: float, catalogue: Collection[str] | None = None) -> None:
         self.conf = conf
+        self.catalogue = None if catalogue is None else frozenset(catalogue)
         self.rows: list[ImageRow] = []
         self._curves = {kind: _Curve() for kind in (FACE, BACK)}
         self._found: list[np.ndarray] = []
@@ -112,7 +120,7 @@ class Scorer:
         self._width: list[np.ndarray] = []
         self._tp = self._fp = 0
         self._face: list[tuple[str, str, float]] = []  # truth, prediction, visible
-        self._back: list[tuple[str, str]] = []
+        self._back: list[tuple[str, str, float]] = []  # truth, prediction, visible
         self._ms: list[tuple[float, float]] = []
 
     def add(
@@ -181,10 +189,17 @@ class Scorer:
                 self._face.append((expected, got, float(truth.visible[t])))
             else:
                 expected, got = str(truth.back[t]), str(recognised.back[p] or UNKNOWN)
-                self._back.append((expected, got))
+                self._back.append((expected, got, float(truth.visible[t])))
+                if not self._in_catalogue(expected):
+                    if got != UNKNOWN:
+                        errors.append(f"back {expected} (not in the catalogue) read as {got}")
+                    continue
             if expected != got:
                 errors.append(f"{KIND_NAMES[truth.kind[t]]} {expected} read as {got}")
         return errors
+
+    def _in_catalogue(self, back: str) -> bool:
+        return self.catalogue is None or back in self.catalogue
 
     def summary(self) -> Summary:
         ap = {KIND_NAMES[k]: self._ap(c) for k, c in self._curves.items()}
@@ -194,6 +209,8 @@ class Scorer:
         width = _cat(self._width, np.float32)
         faces = [(t, p) for t, p, v in self._face if v >= IDENTITY_MIN_VISIBLE]
         six_nine = [(t, p) for t, p in faces if _number(t) in (6, 9)]
+        known = [(t, p, v) for t, p, v in self._back if self._in_catalogue(t)]
+        strangers = [p for t, p, _ in self._back if not self._in_catalogue(t)]
         ms = np.asarray(self._ms).reshape(-1, 2)
         return Summary(
             images=len(self.rows),
@@ -206,12 +223,14 @@ class Scorer:
             recall_by_visibility=_bucketed(found, visible, VISIBILITY_BUCKETS),
             recall_by_width=_bucketed(found[asked], width[asked], WIDTH_BUCKETS),
             face_identity=Rate(sum(t == p for t, p in faces), len(faces)),
-            back_identity=Rate(sum(t == p for t, p in self._back), len(self._back)),
+            back_identity=_identity(known, lambda v: v >= IDENTITY_MIN_VISIBLE),
+            back_identity_partly=_identity(known, lambda v: v < IDENTITY_MIN_VISIBLE),
+            strangers_named=Rate(sum(p != UNKNOWN for p in strangers), len(strangers)),
             six_nine_confusion=Rate(sum(_number(p) == 15 - _number(t) for t, p in six_nine), len(six_nine)),
             detect_ms=_median_p90(ms[:, 0]),
             recognise_ms=_median_p90(ms[:, 1]),
             face_pairs=[(t, p) for t, p, _ in self._face],
-            back_pairs=list(self._back),
+            back_pairs=[(t, p) for t, p, _ in self._back],
         )
 
     @staticmethod
@@ -242,6 +261,12 @@ def _outcome(ious: np.ndarray, scores: np.ndarray, threshold: float, asked: np.n
     matched = match_asked_first(ious, scores, threshold, asked)
     hidden = _on(matched, ~asked)
     return np.where(matched < 0, 0, np.where(hidden, -1, 1)).astype(np.int8)
+
+
+def _identity(readings: list[tuple[str, str, float]], visible: Callable[[float], bool]) -> Rate:
+    """Right readings among ``(truth, prediction, visible share)`` whose visible share passes ``visible``."""
+    chosen = [(t, p) for t, p, v in readings if visible(v)]
+    return Rate(sum(t == p for t, p in chosen), len(chosen))
 
 
 def _on(matched: np.ndarray, wanted: np.ndarray) -> np.ndarray:

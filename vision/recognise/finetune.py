@@ -59,20 +59,27 @@ class FinetuneConfig:
     seed: int = EXTRA_SEED  # a second round continues the first on crops of another seed
     grain_p: float = 0.0  # share of extra crops with strong low-light sensor grain
     squash_p: float = 0.0  # share of extra crops seen from a low angle (foreshortened)
+    detector_p: float = 0.0  # share of extra crops cut out through a rough detector-like box
     threads: int = 1
 
     def key(self) -> str:
         grain = f"-g{self.grain_p}" if self.grain_p else ""
         squash = f"-q{self.squash_p}" if self.squash_p else ""
-        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}{squash}"
+        detector = f"-d{self.detector_p}" if self.detector_p else ""
+        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}{squash}{detector}"
 
     def camera(self) -> CameraSettings:
         """Small faces are where faces fail: widths 22..130 px, blurred more often than in the first training."""
         if self.part == "faces":
             return CameraSettings(
-                min_width=22, max_width=130, blur_p=0.55, grain_p=self.grain_p, squash_p=self.squash_p
+                min_width=22,
+                max_width=130,
+                blur_p=0.55,
+                grain_p=self.grain_p,
+                squash_p=self.squash_p,
+                detector_p=self.detector_p,
             )
-        return CameraSettings(min_width=24, grain_p=self.grain_p, squash_p=self.squash_p)
+        return CameraSettings(min_width=24, grain_p=self.grain_p, squash_p=self.squash_p, detector_p=self.detector_p)
 
 
 def load_onnx(model: nn.Module, path: Path) -> nn.Module:
@@ -199,10 +206,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=EXTRA_SEED, help="seed of the extra crops")
     parser.add_argument("--grain", type=float, default=0.0, help="share of extra crops with strong sensor grain")
     parser.add_argument("--squash", type=float, default=0.0, help="share of extra crops seen from a low angle")
+    parser.add_argument(
+        "--detector", type=float, default=0.0, help="share of extra crops cut out through a rough detector-like box"
+    )
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
-                            grain_p=args.grain, squash_p=args.squash, threads=args.threads)  # fmt: skip
+                            grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
+                            threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 
 

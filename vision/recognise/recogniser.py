@@ -1,7 +1,9 @@
 """The recogniser stage: detections in, the same detections with identities filled out.
 
-All face crops go to the face network in one onnxruntime call and all back crops to the back network in
-another, so 40 cards cost two calls per frame, not 40.
+Each detection is read through a few candidate quads (:func:`vision.recognise.quads.reading_candidates`: the
+detector's boxes are rough) and the most confident reading wins; its quad becomes the detection's corners.
+All face crops of a frame go to the face network in one onnxruntime call and all back crops to the back
+network in another, so 40 cards cost two calls per frame, not 40 or 160.
 """
 
 from __future__ import annotations
@@ -16,27 +18,9 @@ from vision.detections import BACK, FACE, UNKNOWN_COLOUR, UNKNOWN_NUMBER, CardDe
 from vision.recognise.backs import BackEmbedder, BackMatcher
 from vision.recognise.faces import FaceReader
 from vision.recognise.models import BACKS_MODEL, FACES_MODEL
-from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
+from vision.recognise.quads import crops_of, labelled_like, portrait, reading_candidates
 
-
-def portrait(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
-    """The same quad, re-labelled if needed so its first edge (top) is a short side: the crop is portrait.
-
-    >>> portrait([[0, 0], [90, 0], [90, 60], [0, 60]]).tolist()  # a landscape labelling turns by 90 degrees
-    [[0.0, 60.0], [0.0, 0.0], [90.0, 0.0], [90.0, 60.0]]
-    """
-    quad = np.asarray(corners, np.float32).reshape(4, 2)
-    top = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
-    side = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
-    return np.roll(quad, 1, axis=0) if top > side else quad
-
-
-def crops_of(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
-    """(N, 96, 64, 3) rectified portrait crops of the quads ``corners`` (N, 4, 2) in a BGR ``image``."""
-    out = np.zeros((len(corners), CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
-    for i, quad in enumerate(corners):
-        out[i] = rectify(image, portrait(quad), CROP_WIDTH, CROP_HEIGHT)
-    return out
+__all__ = ["Recogniser", "crops_of", "portrait"]
 
 
 class Recogniser:
@@ -48,14 +32,19 @@ class Recogniser:
         faces_model: str | Path = FACES_MODEL,
         backs_model: str | Path = BACKS_MODEL,
         threads: int = 1,
+        search: bool = True,
     ) -> None:
         """``threads``: onnxruntime's threads per network (0: one per core). One by default: a frame's few small
         crops are read faster and for about half the CPU time without a thread pool (sample round, 5 and 30
         face crops per call: 2.1 -> 1.4 and 4.9 -> 3.0 ms CPU, the same readings), and the cores are left to
-        the detector and the video decoder."""
+        the detector and the video decoder.
+
+        ``search``: read each detection through several candidate quads (a detector's rough box); off, each is
+        read through its own quad only (true outlines, or a caller that has already fitted them)."""
         self.faces = FaceReader(faces_model, threads)
         self.embedder = BackEmbedder(backs_model, threads)
         self.backs = BackMatcher(catalogue if catalogue is not None else Catalogue.default(), self.embedder)
+        self.search = search
 
     def __call__(self, image: npt.NDArray[np.uint8], detections: CardDetections) -> CardDetections:
         if len(detections) == 0:
@@ -65,16 +54,51 @@ class Recogniser:
         number = np.full(len(detections), UNKNOWN_NUMBER, np.int8)
         back = np.full(len(detections), None, dtype=object)
         confidence = np.zeros(len(detections), np.float32)
+        corners = detections.corners.copy()
         faces = np.flatnonzero(detections.kind == FACE)
         if len(faces):
-            reading = self.faces.read(crops_of(image, detections.corners[faces]))
-            colour[faces], number[faces], confidence[faces] = reading.colour, reading.number, reading.confidence
+            owner, quads = self._candidates(image, detections.corners[faces], face=True)
+            reading = self.faces.read(crops_of(image, quads))
+            best = _most_confident(owner, reading.confidence, len(faces))
+            colour[faces], number[faces] = reading.colour[best], reading.number[best]
+            confidence[faces] = reading.confidence[best]
+            corners[faces] = quads[best]
         backs = np.flatnonzero(detections.kind == BACK)
         if len(backs):
-            match = self.backs.match(crops_of(image, detections.corners[backs]))
-            back[backs] = list(match.back)
-            confidence[backs] = match.confidence
-        return detections.with_identity(colour=colour, number=number, back=back, identity_confidence=confidence)
+            owner, quads = self._candidates(image, detections.corners[backs], face=False)
+            match = self.backs.match(crops_of(image, quads))
+            best = _most_confident(owner, match.similarity, len(backs))
+            back[backs] = [match.back[i] for i in best]
+            confidence[backs] = match.confidence[best]
+            corners[backs] = quads[best]
+        corners = np.array([labelled_like(c, d) for c, d in zip(corners, detections.corners, strict=True)])
+        found = detections.with_corners(corners)
+        return found.with_identity(colour=colour, number=number, back=back, identity_confidence=confidence)
+
+    def _candidates(
+        self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], face: bool
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """(which detection each candidate belongs to, the candidate quads (M, 4, 2))."""
+        if not self.search:
+            return np.arange(len(corners)), np.asarray(corners, np.float32)
+        owner: list[int] = []
+        quads: list[npt.NDArray[np.float32]] = []
+        for i, quad in enumerate(corners):
+            found = reading_candidates(image, quad, face)
+            owner.extend([i] * len(found))
+            quads.extend(found)
+        return np.array(owner, np.intp), np.array(quads, np.float32)
+
+
+def _most_confident(owner: npt.NDArray[np.intp], score: npt.NDArray[np.float32], n: int) -> npt.NDArray[np.intp]:
+    """Per detection 0..n-1, the index of its candidate with the highest ``score`` (the first on a tie).
+
+    >>> _most_confident(np.array([0, 0, 1, 1, 1]), np.array([0.2, 0.9, 0.5, 0.1, 0.5], np.float32), 2).tolist()
+    [1, 2]
+    """
+    order = np.lexsort((-score, owner))  # by detection, then most confident first (stable: the first on a tie)
+    first = np.flatnonzero(np.r_[True, owner[order][1:] != owner[order][:-1]])
+    return order[first][:n]
 
 
 def _bgr(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

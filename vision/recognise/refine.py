@@ -5,7 +5,8 @@ The shipped detector finds cards well but often gets a small card's angle and as
 round: 32 % of >= 60 %-visible faces read right through the detector's quads, 100 % through the true ones).
 A face is one saturated colour, so the pixels of the detection's dominant hue around it, as a rotated
 rectangle, give the card's outline. The fit is kept only when it looks like one card (aspect 91 : 59 within
-limits, about the detection's area); otherwise the detector's quad stands.
+limits, about the detection's area); otherwise there is no fit and the other candidates of
+:func:`vision.recognise.quads.reading_candidates` stand.
 """
 
 from __future__ import annotations
@@ -14,26 +15,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-CARD_ASPECT = 91 / 59
+from vision.recognise.quads import CARD_ASPECT, labelled_like
+
 MIN_SATURATION, MIN_VALUE, HUE_TOLERANCE = 80, 60, 12
 ASPECT_LIMITS = (1.3, 1.85)
 AREA_LIMITS = (0.5, 1.8)  # the fit's area over the detection's
 MERGED_AREA_LIMIT = 2.5  # a blob larger still is not a stack but a table or a wall of one colour
 
 
-def refine_quads(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """(N, 4, 2) quads re-fitted to their cards in the BGR ``image``; each falls back to its own when unsure."""
-    out = np.asarray(corners, np.float32).copy()
-    if len(out) == 0:
-        return out
-    for i, quad in enumerate(out):
-        fitted = _fit(image, quad)
-        if fitted is not None:
-            out[i] = fitted
-    return out
-
-
-def _fit(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
+def fit_face(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
+    """The face's outline fitted to its colour around the detected ``quad``, or None when no card-like fit."""
     centre = quad.mean(axis=0)
     reach = float(np.linalg.norm(quad - centre, axis=1).max()) * 1.3
     height, width = image.shape[:2]
@@ -75,16 +66,10 @@ def _fit(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDA
         box = cv2.boxPoints(((float(centre[0]), float(centre[1])), size, angle)).astype(np.float32)
     else:
         return None
-    return _like(box, quad)
+    return labelled_like(box, quad)
 
 
 def _dominant_hue(hues: np.ndarray) -> int:
     counts = np.bincount(hues.ravel() // 6, minlength=30)
     counts = counts + np.roll(counts, 1) + np.roll(counts, -1)  # neighbours count too (circular)
     return int(counts.argmax()) * 6 + 3
-
-
-def _like(box: npt.NDArray[np.float32], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """``box``'s corners in the cyclic order closest to ``quad``'s (keeps the detection's own labelling)."""
-    shifts = [np.roll(box, k, axis=0) for k in range(4)]
-    return min(shifts, key=lambda b: float(np.linalg.norm(b - quad, axis=1).sum()))

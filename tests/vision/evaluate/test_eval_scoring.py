@@ -68,7 +68,31 @@ def test_perfect_detections_score_full_marks_even_turned_half_way() -> None:
     assert (row.true_positives, row.false_positives, row.missed, row.errors) == (3, 0, 0, "")
     assert summary.map50_95 == pytest.approx(1.0)
     assert summary.recall.value == summary.precision.value == 1.0
-    assert summary.face_identity.value == summary.back_identity.value == 1.0
+    assert summary.face_identity.value == summary.back_identity_partly.value == 1.0  # the back shows 20 %
+    assert summary.back_identity.total == 0
+
+
+@pytest.mark.parametrize(
+    ("catalogue", "read", "right", "strangers_named", "error"),
+    [
+        (None, None, 0, (0, 0), "back red-red read as ?"),  # no catalogue: every back's id is the answer
+        (("red-red",), None, 0, (0, 0), "back red-red read as ?"),
+        (("red-red",), "red-red", 1, (0, 0), ""),
+        (("blue-blue",), None, 0, (0, 1), ""),  # a design the recogniser cannot name is right as unknown
+        (("blue-blue",), "blue-blue", 0, (1, 1), "back red-red (not in the catalogue) read as blue-blue"),
+    ],
+)
+def test_backs_are_scored_against_the_catalogue_the_recogniser_names(
+    catalogue: tuple[str, ...] | None, read: str | None, right: int, strangers_named: tuple[int, int], error: str
+) -> None:
+    scorer = Scorer(conf=0.4, catalogue=catalogue)
+    found = detections(QUADS[2:], [BACK], [0.9]).with_identity(back=[read])
+    row = scorer.add(truth(visible=(0.0, 0.0, 0.8)), found, found, 1.0, 1.0)
+    summary = scorer.summary()
+    known = 0 if catalogue is not None and "red-red" not in catalogue else 1
+    assert (summary.back_identity.hits, summary.back_identity.total) == (right, known)
+    assert (summary.strangers_named.hits, summary.strangers_named.total) == strangers_named
+    assert row.errors == error
 
 
 def test_misses_land_in_their_visibility_bucket_and_false_boxes_cost_precision() -> None:

@@ -1,0 +1,88 @@
+"""From a detected quad to the quads the recogniser reads through: the one place a rough box becomes crops.
+
+The shipped detector's oriented boxes are rough (held-out scenes, train-split tuning set of 120 scenes: centre
+off by 8 % of the card's short side at the median and 20 % at the 90th percentile, the long side 6 % short,
+angles +-13 degrees at the 10th/90th percentiles, 7 % of them turned by a quarter, nearly square). A crop
+through such a box cuts a digit or the balls off, and the number reads one off ("r10 read as r8").
+So each detection is read through a few candidate quads and the most confident reading wins
+(:func:`reading_candidates`): the detector's own box; the card-shaped box of the same centre, area and angle
+(a card is 91 x 59 mm, the detector's aspect is not), with its long side along either of the box's axes
+(that also covers a quarter-turned box); and for faces the outline fitted to the card's own colour
+(:mod:`vision.recognise.refine`) when a fit is found.
+
+>>> box = np.float32([[0, 0], [60, 0], [60, 60], [0, 60]])  # a square box: which way is the card long?
+>>> [q.shape for q in reading_candidates(np.zeros((80, 80, 3), np.uint8), box, face=False)]
+[(4, 2), (4, 2), (4, 2)]
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
+
+Quad = npt.NDArray[np.float32]
+CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM  # long side over short side
+
+
+def portrait(corners: npt.ArrayLike) -> Quad:
+    """The same quad, re-labelled if needed so its first edge (top) is a short side: the crop is portrait.
+
+    >>> portrait([[0, 0], [90, 0], [90, 60], [0, 60]]).tolist()  # a landscape labelling turns by 90 degrees
+    [[0.0, 60.0], [0.0, 0.0], [90.0, 0.0], [90.0, 60.0]]
+    """
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    top = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
+    side = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
+    return np.roll(quad, 1, axis=0) if top > side else quad
+
+
+def crops_of(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
+    """(N, 96, 64, 3) rectified portrait crops of the quads ``corners`` (N, 4, 2) in a BGR ``image``."""
+    out = np.zeros((len(corners), CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
+    for i, quad in enumerate(corners):
+        out[i] = rectify(image, portrait(quad), CROP_WIDTH, CROP_HEIGHT)
+    return out
+
+
+def card_shaped(quad: npt.ArrayLike, long_along_first_axis: bool) -> Quad:
+    """The rectangle of a card's aspect with ``quad``'s centre, area and angle, its long side along the
+    rectangle's first or second axis (``cv2.minAreaRect``'s width or height).
+
+    >>> box = card_shaped([[0, 0], [100, 0], [100, 100], [0, 100]], True)
+    >>> sides = sorted(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).tolist())
+    >>> round(sides[0], 1), round(sides[-1], 1), round(sides[0] * sides[-1])
+    (80.5, 124.2, 10000)
+    """
+    (cx, cy), (w, h), angle = cv2.minAreaRect(np.asarray(quad, np.float32).reshape(4, 2))
+    short = (max(w * h, 1.0) / CARD_ASPECT) ** 0.5
+    size = (short * CARD_ASPECT, short) if long_along_first_axis else (short, short * CARD_ASPECT)
+    return np.asarray(cv2.boxPoints(((cx, cy), size, angle)), np.float32)
+
+
+def reading_candidates(image: npt.NDArray[np.uint8], quad: npt.ArrayLike, face: bool) -> list[Quad]:
+    """The quads one detection is read through (see the module's docstring): the detector's, two card-shaped
+    ones, and for a face its colour fit when one is found."""
+    from vision.recognise.refine import fit_face
+
+    box = np.asarray(quad, np.float32).reshape(4, 2)
+    candidates = [box, card_shaped(box, True), card_shaped(box, False)]
+    if face:
+        fitted = fit_face(image, box)
+        if fitted is not None:
+            candidates.append(fitted)
+    return candidates
+
+
+def labelled_like(box: npt.ArrayLike, quad: npt.ArrayLike) -> Quad:
+    """``box``'s corners in the cyclic order closest to ``quad``'s (keeps a detection's own labelling).
+
+    >>> labelled_like([[10, 0], [10, 20], [0, 20], [0, 0]], [[0, 0], [10, 0], [10, 20], [0, 20]]).tolist()
+    [[0.0, 0.0], [10.0, 0.0], [10.0, 20.0], [0.0, 20.0]]
+    """
+    points, target = np.asarray(box, np.float32).reshape(4, 2), np.asarray(quad, np.float32).reshape(4, 2)
+    shifts = [np.roll(points, k, axis=0) for k in range(4)]
+    return min(shifts, key=lambda b: float(np.linalg.norm(b - target, axis=1).sum()))
