@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from referee.cli.detection_passes import add_pass_options, operating_conf, thorough_plan
 from referee.errors import InputFileError, LigrettoError
 
 
@@ -20,23 +21,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Find every card in each image (faces and backs, as quadrilaterals) and identify it: a face's "
             "colour and number, a back's design from the catalogue. With --json, one JSON object per image "
             "per line: {image, width, height, cards: [{kind, colour, number, back, corners, confidence}]}; "
-            "corners are image pixels, the card's own top-left first, clockwise."
+            "corners are image pixels, the card's own top-left first, clockwise. A still can afford several "
+            "detector passes: by default each image is read thoroughly (the whole image, then zoomed-in "
+            "windows, the boxes fused); --fast reads it in one pass, as a live camera does."
         ),
         epilog=(
             "Examples:\n"
             "  ligretto detect table.jpg\n"
-            "  ligretto detect shots/*.png --json --catalogue my-backs.json > cards.jsonl"
+            "  ligretto detect shots/*.png --json --catalogue my-backs.json > cards.jsonl\n"
+            "  ligretto detect table.jpg --fast          # one detector pass"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="image files (jpg, png, ...)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
     parser.add_argument("--catalogue", type=Path, help="back catalogue file (default: the 12 default backs)")
-    parser.add_argument("--conf", type=float, default=0.4, help="minimum detection confidence (default: 0.4)")
+    parser.add_argument(
+        "--conf", type=float, help="minimum detection confidence (default: 0.4 in one pass, 0.35 thorough)"
+    )
     parser.add_argument(
         "--backend", choices=("onnx", "ultralytics"), default="onnx", help="inference runtime (default: onnx)"
     )
     parser.add_argument("--model", type=Path, help="detector model (default: models/detector.onnx)")
+    add_pass_options(parser, thorough_by_default=True)
     parser.set_defaults(func=run)
 
 
@@ -71,7 +78,8 @@ def _load_reader(args: argparse.Namespace) -> Any:
 
     catalogue = Catalogue.load(args.catalogue) if args.catalogue else None
     try:
-        return CardReader.load(args.backend, args.model, args.conf, catalogue)
+        plan = thorough_plan(args)
+        return CardReader.load(args.backend, args.model, operating_conf(args, plan), catalogue, thorough=plan)
     except FileNotFoundError as exc:
         raise LigrettoError(str(exc)) from exc
 

@@ -19,9 +19,11 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detect import Detector, load_detector
+from vision.detect.thorough import ThoroughDetector, ThoroughPlan
 from vision.detections import CardDetections
 
 Image = npt.NDArray[np.uint8]
+PASS_CONF = 0.1  # in thorough mode, each pass's confidence floor
 Recognise = Any  # callable (image, CardDetections) -> CardDetections; vision.recognise.Recogniser
 
 
@@ -54,9 +56,15 @@ class CardReader:
         conf: float = 0.4,
         catalogue: Any = None,
         recognise: bool = True,
+        thorough: ThoroughPlan | None = None,
     ) -> CardReader:
-        """Loads the detector (``backend``: onnx or ultralytics) and, if ``recognise``, the recogniser."""
-        detector = load_detector(backend, model, conf)
+        """Loads the detector (``backend``: onnx or ultralytics) and, if ``recognise``, the recogniser.
+
+        ``thorough``: run the detector over several zooms of each image (:mod:`vision.detect.thorough`)."""
+        if thorough is None:
+            detector = load_detector(backend, model, conf)
+        else:  # each pass keeps its weaker boxes too: the passes' vote decides
+            detector = ThoroughDetector(load_detector(backend, model, min(conf, PASS_CONF)), thorough, conf=conf)
         if not recognise:
             return cls(detector, None)
         try:

@@ -28,7 +28,7 @@ def test_detect_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) ->
         assert set(card) == {"kind", "colour", "number", "back", "corners", "confidence"}
         assert card["kind"] in ("face", "back")
         assert len(card["corners"]) == 4 and all(len(xy) == 2 for xy in card["corners"])
-        assert 0.4 <= card["confidence"] <= 1.0
+        assert 0.35 <= card["confidence"] <= 1.0  # thorough by default: the fused votes' operating confidence
         assert card["colour"] in (None, "red", "yellow", "green", "blue")
         assert card["number"] is None or 1 <= card["number"] <= 10
 

@@ -1,0 +1,105 @@
+"""Thorough detection: cut cards are dropped at inner window borders, mirrored passes map back, and on the
+committed held-out scenes the shipped model finds at least as many cards thoroughly as in one pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import DEFAULT_MODEL
+from vision.detect.pipeline import CardReader
+from vision.detect.thorough import STILLS_PLAN, ThoroughDetector, ThoroughPlan
+from vision.detections import BACK, CardDetections
+from vision.evaluate import evaluate
+
+SAMPLES = Path(__file__).resolve().parents[3] / "datasets" / "samples" / "detector-heldout"
+CARD = np.asarray([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
+
+
+def moved(dx: float, dy: float) -> np.ndarray:
+    """CARD shifted by (dx, dy) pixels."""
+    return CARD + np.asarray([dx, dy], np.float32)
+
+
+def white_cards_detector(crop: np.ndarray) -> CardDetections:
+    """A stand-in detector: every white blob of the crop is a card (a piece cut by the crop's border too)."""
+    mask = (crop[..., 0] > 127).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads = [cv2.boxPoints(cv2.minAreaRect(c)) for c in contours]
+    return CardDetections.from_quads(np.asarray(quads).reshape(-1, 4, 2), [BACK] * len(quads), [0.9] * len(quads))
+
+
+class Recorder:
+    """Calls the stand-in detector and keeps the size of every crop it was shown."""
+
+    def __init__(self) -> None:
+        self.crops: list[tuple[int, int]] = []
+
+    def __call__(self, crop: np.ndarray) -> CardDetections:
+        self.crops.append(crop.shape[:2])
+        return white_cards_detector(crop)
+
+
+def table_with(*cards: np.ndarray, width: int = 1280, height: int = 720) -> np.ndarray:
+    image = np.zeros((height, width, 3), np.uint8)
+    for card in cards:
+        cv2.fillConvexPoly(image, np.round(card).astype(np.int32), (255, 255, 255))
+    return image
+
+
+def box_near(found: CardDetections, card: np.ndarray) -> bool:
+    return any(np.abs(np.sort(q, axis=0) - np.sort(card, axis=0)).max() <= 2 for q in found.corners)
+
+
+@pytest.mark.parametrize(
+    ("where", "flip"),
+    [
+        ((100, 100), False),  # inside the top-left windows
+        ((630, 340), False),  # across the inner borders of the zoomed windows
+        ((1200, 600), True),  # bottom right, mirrored passes too
+    ],
+)
+def test_a_card_comes_back_once_and_whole_from_every_pass(where: tuple[int, int], flip: bool) -> None:
+    card = CARD - CARD[0] + np.asarray(where, np.float32)
+    detector = Recorder()
+    found = ThoroughDetector(detector, ThoroughPlan((1.0, 2.0), flip=flip))(table_with(card))
+    assert len(found) == 1 and box_near(found, card)
+    assert found.confidence[0] == pytest.approx(0.9)  # every pass that held it whole found it
+    assert len(detector.crops) == 10 * (2 if flip else 1)
+
+
+def test_pieces_of_a_card_cut_by_window_borders_are_not_cards() -> None:
+    card = np.asarray([[610, 300], [670, 300], [670, 390], [610, 390]], np.float32)  # across x=640 and y=384
+    found = ThoroughDetector(white_cards_detector, ThoroughPlan((2.0,)))(table_with(card))
+    assert len(found) == 1 and box_near(found, card)  # a window holds it whole; the cut pieces are dropped
+
+
+def test_a_fan_of_cards_stays_a_fan() -> None:
+    fan = [moved(20 * i, 0) for i in range(4)]
+    image = table_with(*fan)
+    for i in range(1, 4):  # dark edges between the fanned cards, so the stand-in sees each card's strip
+        cv2.line(image, (100 + 20 * i, 100), (100 + 20 * i, 190), (0, 0, 0), 2)
+    found = ThoroughDetector(white_cards_detector, ThoroughPlan((1.0, 2.0), flip=True))(image)
+    assert len(found) == 4
+
+
+def test_the_plan_counts_its_passes() -> None:
+    assert ThoroughPlan((1.0,), flip=False).passes(1280, 720) == 1
+    assert STILLS_PLAN.passes(1280, 720) == 10
+
+
+@pytest.mark.parametrize("zooms", ["", "1,x", "0.5", "9"])
+def test_a_bad_zoom_list_is_refused(zooms: str) -> None:
+    with pytest.raises(ValueError, match="zoom"):
+        ThoroughPlan.parse(zooms)
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no shipped detector model")
+def test_thorough_finds_at_least_as_many_cards_as_one_pass_on_the_committed_heldout_scenes(tmp_path: Path) -> None:
+    one = evaluate(SAMPLES, reader=CardReader.load(recognise=False, conf=0.4), conf=0.4)
+    thorough = evaluate(SAMPLES, reader=CardReader.load(recognise=False, conf=0.4, thorough=STILLS_PLAN), conf=0.4)
+    assert thorough.recall.hits >= one.recall.hits, (str(thorough.recall), str(one.recall))
+    assert thorough.precision.value >= one.precision.value - 0.05, (str(thorough.precision), str(one.precision))
