@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "and judge alone, so their errors and the camera's can be told apart.",
         epilog="examples:\n"
         "  ligretto eval-referee --seeds 101-107 --players 2,4,8 --mistakes 0.05\n"
-        "  ligretto eval-referee --seeds 1,2 --players 4 --oracle --out out/eval-oracle",
+        "  ligretto eval-referee --seeds 1,2 --players 4 --oracle --out out/eval-oracle\n"
+        "  ligretto eval-referee --seeds 97000-97000 --players 2,4,8 --fast-bots --every-frame",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--seeds", default="1000-1006", help="seeds: a list 1,2,3 or a range 10-19 (default 1000-1006)")
@@ -44,7 +45,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="ORACLE BOXES: ground-truth card outlines read by the real recogniser (perfect detection only)",
     )
     parser.add_argument("--stride", type=int, default=1, metavar="K", help="read every K-th frame (default 1)")
-    parser.add_argument("--skip-still", action="store_true", help="read only frames that changed (see replay)")
+    parser.add_argument(
+        "--every-frame",
+        action="store_true",
+        help="run the detector on every frame; by default, as in replay, a still frame reuses the last reading\n"
+        "(the oracle modes read every frame unless --skip-still)",
+    )
+    parser.add_argument(
+        "--skip-still", action="store_true", help="reuse the last reading on still frames in the oracle modes too"
+    )
     parser.add_argument("--speed", type=float, default=1.0, help="time compression of the rendered rounds (default 1)")
     parser.add_argument("--size", default="1280x720", help="video size WIDTHxHEIGHT (default 1280x720)")
     parser.add_argument("--fast-bots", action="store_true", help="quick players (shorter videos)")
@@ -106,10 +115,24 @@ def run(args: argparse.Namespace) -> int:
     video = sum(float(r["video_s"]) for r in rows)
     print(
         f"replay speed:     {video / wall if wall else 0:.2f}x real time overall "
-        f"(min {min(speeds):.2f}x) at {args.size}, stride {args.stride}{', skip still' if args.skip_still else ''}"
+        f"(min {min(speeds):.2f}x) at {args.size}, stride {args.stride}{', skip still' if _skips_still(args) else ''}"
     )
     print(f"per-round CSV:    {args.out / 'rounds.csv'}")
     return 0
+
+
+def _skips_still(args: argparse.Namespace) -> bool:
+    """Replay's default: the detector skips still frames; the oracle modes read every frame unless asked.
+
+    >>> ns = argparse.Namespace
+    >>> _skips_still(ns(every_frame=False, skip_still=False, oracle=False, oracle_boxes=False))
+    True
+    >>> _skips_still(ns(every_frame=True, skip_still=False, oracle=False, oracle_boxes=False))
+    False
+    >>> _skips_still(ns(every_frame=False, skip_still=False, oracle=True, oracle_boxes=False))
+    False
+    """
+    return not args.every_frame and (args.skip_still or not (args.oracle or args.oracle_boxes))
 
 
 def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[str, Any]]:
@@ -124,7 +147,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         oracle=args.oracle,
         oracle_boxes=args.oracle_boxes,
         stride=args.stride,
-        skip_still=args.skip_still,
+        skip_still=_skips_still(args),
         video=args.video,
         report=args.video,
     )

@@ -43,6 +43,8 @@ class _PileBook:
     departing: list[tuple[Card, int]] = field(default_factory=list)
     last_landing: Landing | None = None
     last_hidden: bool = False
+    quiet: list[Card] = field(default_factory=list)
+    """Illegal cards lying again where they were ruled picked up (they never left): not announced again."""
 
 
 class Judge:
@@ -149,6 +151,10 @@ class Judge:
             return self._late_conflict(book, landing)
         if self._twin_revealed(book, change):
             return self._hidden_conflict(book, change)
+        if change.again and not self.centre.ruling(change.card, book.stack).legal:
+            book.loose.append((change.card, self._height(book)))
+            book.quiet.append(change.card)
+            return []
         book.departing.clear()
         events: list[Event] = self._hidden_before(book, change)
         landing = replace(landing, stack=book.stack)
@@ -279,6 +285,9 @@ class Judge:
             loose = _find(book.loose, card)
             if departing is not None:
                 book.departing.remove(departing)
+            elif loose is not None and card in book.quiet:
+                book.loose.remove(loose)
+                book.quiet.remove(card)
             elif loose is not None:
                 book.loose.remove(loose)
                 events.append(self.centre.take_back(card, stack=book.stack, t=change.t, frame=change.frame))

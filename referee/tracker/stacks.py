@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from referee.cards import LOWEST, Card
 from referee.events import Placement
-from referee.sightings import FrameSightings, Sighting
+from referee.sightings import FrameSightings, Quad, Sighting
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.voting import Ballot, Candidate, VotingSettings
 
@@ -77,6 +77,10 @@ class Landed:
     of the first reading): a card that lay a moment, then this one covered it. A misread of the new card
     cannot come before it, and one of the old top would not hide the old top; the last reading is at most
     ``max_gap_s`` before the new card's first (the hand that brought the new card hid it meanwhile)."""
+    again: bool = False
+    """The face was ruled picked up from this pile and now shows again where it lay, to the millimetre and
+    degree: it never left (the card below it read through a misread for a moment). A card put down again by
+    hand never comes to rest where it lay."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,12 @@ class TrackerSettings:
     next_bonus_mm: float = 12.0
     reacquire_mm: float = 320.0
     duplicate_mm: float = 10.0
+    twin_box_mm: float = 20.0
+    twin_box_deg: float = 3.0
+    """Two boxes of one face this close whose outlines turn alike (within ``twin_box_deg``) are one card boxed
+    twice: a detector boxes a card on a messy pile once alone and once with the strip of the card below (the
+    sample round's y4, 12 mm apart, the same angle within a degree in every frame). A second copy slapped on
+    it lies turned by a few degrees and hides most of the first: it is read alone."""
     pose_mm: float = 10.0
     pose_deg: float = 8.0
     reanchor_after_s: float = 0.3
@@ -136,6 +146,10 @@ class TrackerSettings:
     """A reading of a pile's top this sure (detector x recogniser confidence) shows the top is still there. Time
     since the last such reading counts as time the pile was hidden: a card that landed and was only misread
     there may have been played unseen, as under a hand (a y6 on a y4 after 0.6 s of unsure readings: y5)."""
+    repeat_counts_every: int = 4
+    """A frame that repeats the last one's readings bit for bit (a still picture whose reading was reused) is
+    not a new vote, unless this many frames (of the source) passed since the last one that counted: a picture
+    that stays still still shows its cards."""
     tentative_ttl_s: float = 0.7
     lost_after_s: float = 12.0
     loose_lost_s: float = 1.2
@@ -178,6 +192,8 @@ class Pile:
     top_read_t: float | None = None
     """When the top was last read surely (see ``TrackerSettings.sure_reading``)."""
     conflict: _PairRun | None = None
+    taken: list[tuple[Card, Pose]] = field(default_factory=list)
+    """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
     gone: bool = False
 
     @property
@@ -286,6 +302,8 @@ class StackTracker:
         self._t = 0.0
         self._frame = -1
         self._dt = 1 / 30
+        self._last_key: tuple[tuple[Card | None, Quad, float], ...] = ()
+        self._counted_frame = -1
 
     # ---- queries
 
@@ -320,7 +338,10 @@ class StackTracker:
         if frame.t > self._t and self._frame >= 0:
             self._dt = 0.8 * self._dt + 0.2 * min(frame.t - self._t, 0.5)
         self._t, self._frame = frame.t, frame.frame
-        readings = self._assign(self._usable(frame))
+        usable = self._usable(frame)
+        if self._repeats(usable):
+            return self._hold(frame)
+        readings = self._assign(usable)
         changes: list[Change] = []
         for pile in self.piles:
             seen = readings.get(pile.id, [])
@@ -366,6 +387,34 @@ class StackTracker:
         """Seconds since ``pile`` was last seen (0 while it is seen)."""
         pile = self._piles[pile_id]
         return 0.0 if pile.missing_since is None else self._t - pile.last_seen_t
+
+    def _repeats(self, usable: list[Sighting]) -> bool:
+        """Whether this frame repeats the last one's readings exactly: the vision side reused its last reading
+        for a still picture (replay's default). A repeated misread is one misread, not several votes: votes
+        count readings, not frames (a card read "y10" once, then reused for 3 frames, is one reading). A
+        detector's confidences never repeat to the last digit on a new picture; scripted sightings (tests, the
+        oracle) are sure (1.0) and do repeat, and each of their frames counts."""
+        key = tuple((s.card, s.quad, s.confidence) for s in usable)
+        unsure = any(s.confidence < 1.0 for s in usable)
+        repeat = unsure and key == self._last_key
+        self._last_key = key
+        # a picture that stays still is read again now and then (replay's gate: every 4th frame); the same
+        # reading then, on a picture that did not change, is evidence again that the card still lies there
+        if repeat and self._frame - self._counted_frame < self.settings.repeat_counts_every:
+            return True
+        self._counted_frame = self._frame
+        return False
+
+    def _hold(self, frame: FrameSightings) -> list[Change]:
+        """A repeated frame: the piles read in it are still there (not hidden), but nothing new was read."""
+        changes: list[Change] = []
+        for pile in self.piles:
+            if pile.missing_since is None:
+                pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
+                pile.ballot.tick(frame.t)
+            else:
+                changes.extend(self._age(pile, frame))
+        return changes
 
     # ---- association
 
@@ -489,7 +538,18 @@ class StackTracker:
             known = pile.poses[element]
             if known is not None:
                 pile.poses[element] = _blend(known, pose, 0.3)
-        return readings
+        return self._one_box_per_card(readings)
+
+    def _one_box_per_card(self, readings: list[_Reading]) -> list[_Reading]:
+        """Drops the second box of a card boxed twice (see ``twin_box_mm``), keeping the box that lies where
+        the pile knows the card, else the surer one: the two boxes' poses must not pass for two copies."""
+        ranked = sorted(readings, key=lambda r: (r.element < 0, -weight_of(r.sighting)))
+        kept: list[_Reading] = []
+        for reading in ranked:
+            twin = any(k.card == reading.card and _twins(k.sighting, reading.sighting, self.settings) for k in kept)
+            if not twin:
+                kept.append(reading)
+        return kept
 
     def _reanchor(self, pile: Pile, top: _Reading) -> None:
         old = pile.poses[-1]
@@ -575,7 +635,9 @@ class StackTracker:
         return Together(pile.id, cards, run.first_t, run.first_frame, run.placement, tuple(seen))
 
     def _ruling_on_top(self, pile: Pile) -> list[Change]:
-        winner = pile.ballot.winner(expected=lambda card: self._expected(pile, card))
+        winner = pile.ballot.winner(
+            expected=lambda card: self._expected(pile, card), leap=lambda card: self._leap(pile, card)
+        )
         if winner is None or winner.card == pile.top:
             return []
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
@@ -598,7 +660,8 @@ class StackTracker:
             # copy of the lower card covers the top, landing where the old copy lies (b9 on b10 over b9)
             return [self._land(pile, winner.card, winner.first_t, winner.first_frame, winner.placement, copy=True)]
         places = self._places(winner)
-        first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2])
+        again = self._lies_again(pile, winner.card, places[0][2])
+        first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2], again=again)
         if len(places) < 2:
             return [first]
         t, frame, placement = places[-1]  # a second copy landed while the first was being voted on
@@ -618,6 +681,12 @@ class StackTracker:
             return False
         unseen = card.number - top.number - 1  # cards that must have landed under a hand meanwhile
         return unseen == 0 or self._hidden_s(pile, self._t) >= unseen * InferenceSettings().seconds_per_hidden_play
+
+    def _leap(self, pile: Pile, card: Card) -> bool:
+        """Whether ``card`` on ``pile`` would mean cards landed unseen first (it is more than one above the
+        legal top): such a story needs the strict bar's evidence (see :meth:`Ballot.winner`)."""
+        top = pile.legal_top
+        return top is not None and card.colour == top.colour and card.number > top.number + 1
 
     def _hidden_s(self, pile: Pile, t: float) -> float:
         """How long before ``t`` the pile's top may have been covered: out of view, or not read surely."""
@@ -644,8 +713,23 @@ class StackTracker:
             return [(run.first_t, run.first_frame, held[-1][4] if held else run.placement)]
         return [(run.first_t, run.first_frame, held[0][4]), (held[-1][0], held[-1][1], held[-1][4])]
 
+    def _lies_again(self, pile: Pile, card: Card, placement: Placement | None) -> bool:
+        """Whether ``card`` was picked up from ``pile`` and now shows where it lay (see :attr:`Landed.again`)."""
+        if placement is None:
+            return False
+        s, pose = self.settings, (placement.x, placement.y, placement.angle)
+        return any(c == card and same_pose(p, pose, s.pose_mm, s.pose_deg) for c, p in pile.taken)
+
     def _land(
-        self, pile: Pile, card: Card, t: float, frame: int, placement: Placement | None, *, copy: bool = False
+        self,
+        pile: Pile,
+        card: Card,
+        t: float,
+        frame: int,
+        placement: Placement | None,
+        *,
+        copy: bool = False,
+        again: bool = False,
     ) -> Landed:
         glimpsed = tuple(
             c.card
@@ -656,7 +740,7 @@ class StackTracker:
         hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
         covered = self._covered(pile, card, t)
         hidden_s = pile.hidden_s if copy else self._hidden_s(pile, t)
-        change = Landed(pile.id, card, t, frame, placement, hidden_s, glimpsed, copy, hidden_from, covered)
+        change = Landed(pile.id, card, t, frame, placement, hidden_s, glimpsed, copy, hidden_from, covered, again)
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))
@@ -697,6 +781,8 @@ class StackTracker:
         if not all(pile.removable[height + 1 :]):
             return []  # a legal card cannot have left the stack: the reading is a misread, ignore it
         removed = tuple(reversed(pile.cards[height + 1 :]))
+        lay = zip(pile.cards[height + 1 :], pile.poses[height + 1 :], strict=True)
+        pile.taken = [*pile.taken, *((card, pose) for card, pose in lay if pose is not None)][-8:]
         pile.cards, pile.removable = pile.cards[: height + 1], pile.removable[: height + 1]
         pile.poses = pile.poses[: height + 1]
         pile.copy_run = pile.uncover_run = None
@@ -759,10 +845,24 @@ def _without_duplicates(sightings: list[Sighting], within_mm: float) -> list[Sig
     """One sighting per card per spot: the vision side may report a card twice."""
     kept: list[Sighting] = []
     for sighting in sorted(sightings, key=weight_of, reverse=True):
-        x, y = sighting.centre
-        if not any(k.card == sighting.card and math.dist((x, y), k.centre) < within_mm for k in kept):
+        if not any(k.card == sighting.card and math.dist(k.centre, sighting.centre) < within_mm for k in kept):
             kept.append(sighting)
     return kept
+
+
+def _twins(a: Sighting, b: Sighting, settings: TrackerSettings) -> bool:
+    """Whether two boxes of one face show one card (see ``TrackerSettings.twin_box_mm``).
+
+    >>> s, y4 = TrackerSettings(), Card.parse("y4")
+    >>> box = Sighting.face_at(y4, (0, 0), angle=-24)
+    >>> _twins(box, Sighting.face_at(y4, (9, 8), angle=66), s), _twins(box, Sighting.face_at(y4, (9, 8), angle=-14), s)
+    (True, False)
+    """
+    apart = math.dist(a.centre, b.centre)
+    if apart < settings.duplicate_mm:
+        return True
+    turn = abs((a.angle - b.angle + 45.0) % 90.0 - 45.0)
+    return apart <= settings.twin_box_mm and turn <= settings.twin_box_deg
 
 
 def seen(frame: int, *cards: tuple[str, tuple[float, float]], fps: float = 30.0) -> FrameSightings:

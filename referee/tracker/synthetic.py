@@ -42,6 +42,19 @@ class Noise:
     """Readings that come with a second box on the same card, a few mm off (``doubled_mm``)."""
     doubled_mm: float = 4.0
     confidence: tuple[float, float] = (0.7, 1.0)
+    twin_angle: bool = False
+    """The second box of a card boxed twice turns as the first (within half a degree) and lies ``doubled_mm``
+    (0.5x..1.5x) off it: a real detector's box of the card alone and its box with the strip below."""
+    confusion: float = 0.0
+    """The share of cards the recogniser confuses with one other face (a y2 on a messy pile read as y10, see
+    ``_confusable``): such a card is read as it in runs, surely (identity 0.6..0.95), ``confused_share`` of the
+    time."""
+    confused_share: float = 0.2
+    dropout_stay: float = 0.0
+    """A missed card stays missed in the next frame with this probability (stacks flicker out for a few frames)."""
+    reuse: int = 0
+    """A still picture's readings are reused for up to this many frames in a row (replay's default skips the
+    detector on still frames): a misread then repeats bit for bit."""
 
     @classmethod
     def typical(cls, seed: int = 0) -> Noise:
@@ -50,10 +63,28 @@ class Noise:
 
     @classmethod
     def rough(cls, seed: int = 0) -> Noise:
-        """An under-trained detector, as the first shipped one read the sample round's stacks: 3 mm / 4 degree
-        jitter, 10% missed, 3% misread, 1% unreadable frames, 15% of outlines a quarter turn off, 40% of cards
-        boxed twice ~4 mm apart, confidences 0.4..0.8."""
-        return cls(3.0, 4.0, 0.10, 0.03, 0.01, seed, 0.15, 0.40, 4.0, (0.4, 0.8))
+        """An under-trained detector, as the shipped ones read the sample round (``ligretto replay
+        datasets/samples/round.mp4``): 3 mm / 4 degree jitter, 6% missed (a missed card stays missed the next
+        frame 70% of the time: stacks flicker out), 3% misread, 1% unreadable frames, 15% of outlines a quarter
+        turn off, 25% of cards boxed twice (two boxes turned alike ~12 mm apart), 15% of cards confused with
+        another face (read as it 20% of the time, in runs, surely), confidences 0.4..0.8, and a still
+        picture's readings reused up to 3 frames (replay's default)."""
+        return cls(
+            3.0,
+            4.0,
+            0.06,
+            0.03,
+            0.01,
+            seed,
+            0.15,
+            0.25,
+            12.0,
+            (0.4, 0.8),
+            twin_angle=True,
+            confusion=0.15,
+            dropout_stay=0.7,
+            reuse=3,
+        )
 
 
 @dataclass
@@ -165,6 +196,7 @@ class ScriptedTable:
     def frames(self, until: float, noise: Noise = Noise(), start: float = 0.0) -> Iterator[FrameSightings | None]:
         """Every frame from ``start`` to ``until`` (None for a frame the noise made unreadable)."""
         rng = random.Random(noise.seed)
+        camera = _Camera(noise, rng)
         first = math.ceil(start * self.fps - 1e-9)
         last = math.floor(until * self.fps + 1e-9)
         for index in range(first, last + 1):
@@ -172,20 +204,107 @@ class ScriptedTable:
             if noise.unreadable and rng.random() < noise.unreadable:
                 yield None
                 continue
-            sightings = tuple(s for placed, at in self.visible(t) for s in _sightings(placed, at, noise, rng))
+            seen = self.visible(t)
+            sightings = camera.reused(seen)
+            if sightings is None:
+                sightings = tuple(s for placed, at in seen for s in camera.sightings(placed, at))
+                camera.remember(seen, sightings)
             yield FrameSightings(t=t, frame=index, sightings=sightings, zone=self.zone)
 
 
-def _sightings(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> list[Sighting]:
-    """A card's readings in one frame: none (missed), one, or two (boxed twice, a few mm apart)."""
-    first = _sight(placed, at, noise, rng)
-    if first is None:
-        return []
-    if not (noise.doubled and rng.random() < noise.doubled):
-        return [first]
-    off = (at[0] + rng.gauss(0.0, noise.doubled_mm), at[1] + rng.gauss(0.0, noise.doubled_mm))
-    second = _sight(placed, off, replace(noise, dropout=0.0), rng)
-    return [first] if second is None else [first, second]
+@dataclass
+class _Camera:
+    """The noise's memory from frame to frame: which cards are missed or confused now (and with what face), the
+    last reading and how often it was reused."""
+
+    noise: Noise
+    rng: random.Random
+    missed: set[int] = field(default_factory=set)
+    twin_of: dict[int, Card | None] = field(default_factory=dict)
+    confused: set[int] = field(default_factory=set)
+    last: tuple[object, tuple[Sighting, ...]] | None = None
+    reuses: int = 0
+
+    def reused(self, seen: list[tuple[PlacedCard, Point]]) -> tuple[Sighting, ...] | None:
+        """The last reading again when nothing moved since it (at most ``Noise.reuse`` frames in a row)."""
+        if not self.noise.reuse or self.last is None or self.last[0] != _still_key(seen):
+            return None
+        if self.reuses >= self.noise.reuse:
+            self.reuses = 0
+            return None
+        self.reuses += 1
+        return self.last[1]
+
+    def remember(self, seen: list[tuple[PlacedCard, Point]], sightings: tuple[Sighting, ...]) -> None:
+        if self.noise.reuse:
+            self.last, self.reuses = (_still_key(seen), sightings), 0
+
+    def sightings(self, placed: PlacedCard, at: Point) -> list[Sighting]:
+        """A card's readings in one frame: none (missed), one, or two (boxed twice)."""
+        noise, rng = self.noise, self.rng
+        if self._stays_missed(placed):
+            return []
+        first = _sight(placed, at, noise, rng)
+        if first is None:
+            if noise.dropout_stay:
+                self.missed.add(id(placed))
+            return []
+        first = self._confused(placed, first)
+        if not (noise.doubled and rng.random() < noise.doubled):
+            return [first]
+        if noise.twin_angle:
+            return [first, self._twin_box(first)]
+        off = (at[0] + rng.gauss(0.0, noise.doubled_mm), at[1] + rng.gauss(0.0, noise.doubled_mm))
+        second = _sight(placed, off, replace(noise, dropout=0.0), rng)
+        return [first] if second is None else [first, second]
+
+    def _stays_missed(self, placed: PlacedCard) -> bool:
+        if id(placed) not in self.missed:
+            return False
+        if self.rng.random() < self.noise.dropout_stay:
+            return True
+        self.missed.discard(id(placed))
+        return False
+
+    def _confused(self, placed: PlacedCard, sighting: Sighting) -> Sighting:
+        """Reads a confusable card as its twin face in runs (5 frames on average)."""
+        noise, rng, key = self.noise, self.rng, id(placed)
+        if not noise.confusion or placed.card is None:
+            return sighting
+        if key not in self.twin_of:
+            twin = _confusable(placed.card) if rng.random() < noise.confusion else None
+            self.twin_of[key] = twin if twin != placed.card else None
+        twin = self.twin_of[key]
+        if twin is None:
+            return sighting
+        leave = 0.2
+        enter = noise.confused_share * leave / (1.0 - noise.confused_share)
+        if key in self.confused and rng.random() < leave:
+            self.confused.discard(key)
+        elif key not in self.confused and rng.random() < enter:
+            self.confused.add(key)
+        if key not in self.confused:
+            return sighting
+        return Sighting(sighting.kind, twin, None, sighting.quad, sighting.confidence, rng.uniform(0.6, 0.95))
+
+    def _twin_box(self, first: Sighting) -> Sighting:
+        """A second box of the card, turned as the first, ``doubled_mm`` (0.5x..1.5x) off it."""
+        rng, noise = self.rng, self.noise
+        heading = rng.uniform(0.0, 2 * math.pi)
+        apart = noise.doubled_mm * rng.uniform(0.5, 1.5)
+        at = (first.centre[0] + apart * math.cos(heading), first.centre[1] + apart * math.sin(heading))
+        angle = first.angle + rng.gauss(0.0, 0.5)
+        if noise.quarter_turn and rng.random() < noise.quarter_turn:
+            angle += rng.choice((-90.0, 90.0))
+        confidence = rng.uniform(*noise.confidence)
+        if first.card is None:
+            return Sighting.back_at(first.back, at, angle=angle, confidence=confidence, identity_confidence=confidence)
+        identity = first.identity_confidence
+        return Sighting.face_at(first.card, at, angle=angle, confidence=confidence, identity_confidence=identity)
+
+
+def _still_key(seen: list[tuple[PlacedCard, Point]]) -> tuple[tuple[int, Point], ...]:
+    return tuple((id(placed), at) for placed, at in seen)
 
 
 def _sight(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> Sighting | None:
@@ -204,6 +323,18 @@ def _sight(placed: PlacedCard, at: Point, noise: Noise, rng: random.Random) -> S
     if noise.misread and rng.random() < noise.misread:
         card, identity = _misread(placed.card, rng), rng.uniform(0.3, 0.7)
     return Sighting.face_at(card, (x, y), angle=angle, confidence=confidence, identity_confidence=identity)
+
+
+def _confusable(card: Card) -> Card:
+    """The face a confused card is read as, as the shipped recogniser confused the sample round's cards lying
+    on messy piles (y2, y8, b2, b3 read as 10s: a lower card's corner digit beside the top's): a 10 of the same
+    colour; a 9 as a 6 (a 10 on a 9 would be legal); a 10 as a 1.
+
+    >>> [str(_confusable(Card.parse(c))) for c in ("y2", "b8", "g9", "r10")]
+    ['y10', 'b10', 'g6', 'r1']
+    """
+    number = 10 if card.number < 9 else 6 if card.number == 9 else 1
+    return Card(card.colour, number)
 
 
 def _misread(card: Card, rng: random.Random) -> Card:

@@ -157,12 +157,16 @@ class Ballot:
         total = sum(w for _, w in votes)
         return sum(w for c, w in votes if c == card) / total if total > 0 else 0.0
 
-    def winner(self, expected: Callable[[Card], bool] | None = None) -> Candidate | None:
+    def winner(
+        self, expected: Callable[[Card], bool] | None = None, leap: Callable[[Card], bool] | None = None
+    ) -> Candidate | None:
         """The card with enough evidence to be believed as the top now, if any.
 
         ``expected`` (the rules as a prior) says which cards could lie there legally. An expected card must
         outweigh the other expected readings only: a recogniser that reads a y8 as y5 every other frame must
-        not stall the y8 it is. A card that is not expected clears the strict bar against every reading.
+        not stall the y8 it is. A card that is not expected clears the strict bar against every reading. An
+        expected card that ``leap`` marks (legal only if cards nobody saw landed first: a y10 on a y8 that was
+        out of view) clears the strict bar among the expected readings: one misread must not invent plays.
 
         >>> ballot = Ballot(VotingSettings())
         >>> y5, y8 = Card.parse("y5"), Card.parse("y8")
@@ -185,7 +189,10 @@ class Ballot:
                 continue
             long_enough = s.lasted(run.span_s, s.min_span_s, self.frame_s)
             share = self.share(run.card, since=run.first_t, among=expected)
-            if run.frames >= s.min_frames and long_enough and share >= s.min_share:
+            if leap is not None and leap(run.card):
+                if s.convincing(run.frames, run.span_s, share, self.frame_s, run.weight / max(1, run.frames)):
+                    return run
+            elif run.frames >= s.min_frames and long_enough and share >= s.min_share:
                 return run
         return None
 
