@@ -8,19 +8,31 @@ network in another, so 40 cards cost two calls per frame, not 40 or 160.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from referee.backs import Catalogue
 from vision.detections import BACK, FACE, UNKNOWN_COLOUR, UNKNOWN_NUMBER, CardDetections
-from vision.recognise.backs import BackEmbedder, BackMatcher
-from vision.recognise.faces import FaceReader
+from vision.recognise.backs import BackEmbedder, BackMatch, BackMatcher
+from vision.recognise.faces import FaceReader, FaceReading
 from vision.recognise.models import BACKS_MODEL, FACES_MODEL
 from vision.recognise.quads import crops_of, labelled_like, portrait, reading_candidates
 
 __all__ = ["Recogniser", "crops_of", "portrait"]
+
+# A face read at least this sure through its own box is not searched further. Tuning scenes (120 train-split
+# renders, the fine-tuned faces net): 82 % of detected faces are that sure and 96 % of those right; searching
+# only the rest reads 93.9 % right, searching all 94.2 %, for 1.4 instead of 3.7 crops per face.
+SURE_FACE = 0.9
+Sure = npt.NDArray[np.bool_]
+Quads = npt.NDArray[np.float32]
+Reading = TypeVar("Reading", FaceReading, BackMatch)
+Read = Callable[[npt.NDArray[np.uint8]], tuple[Any, npt.NDArray[np.float32], Sure]]
 
 
 class Recogniser:
@@ -57,23 +69,38 @@ class Recogniser:
         corners = detections.corners.copy()
         faces = np.flatnonzero(detections.kind == FACE)
         if len(faces):
-            owner, quads = self._candidates(image, detections.corners[faces], face=True)
-            reading = self.faces.read(crops_of(image, quads))
-            best = _most_confident(owner, reading.confidence, len(faces))
-            colour[faces], number[faces] = reading.colour[best], reading.number[best]
-            confidence[faces] = reading.confidence[best]
-            corners[faces] = quads[best]
+            reading, corners[faces] = self._read(image, detections.corners[faces], self._read_faces)
+            colour[faces], number[faces], confidence[faces] = reading.colour, reading.number, reading.confidence
         backs = np.flatnonzero(detections.kind == BACK)
         if len(backs):
-            owner, quads = self._candidates(image, detections.corners[backs], face=False)
-            match = self.backs.match(crops_of(image, quads))
-            best = _most_confident(owner, match.similarity, len(backs))
-            back[backs] = [match.back[i] for i in best]
-            confidence[backs] = match.confidence[best]
-            corners[backs] = quads[best]
+            match, corners[backs] = self._read(image, detections.corners[backs], self._read_backs)
+            back[backs] = list(match.back)
+            confidence[backs] = match.confidence
         corners = np.array([labelled_like(c, d) for c, d in zip(corners, detections.corners, strict=True)])
         found = detections.with_corners(corners)
         return found.with_identity(colour=colour, number=number, back=back, identity_confidence=confidence)
+
+    def _read_faces(self, crops: npt.NDArray[np.uint8]) -> tuple[FaceReading, npt.NDArray[np.float32], Sure]:
+        reading = self.faces.read(crops)
+        return reading, reading.confidence, reading.confidence >= SURE_FACE
+
+    def _read_backs(self, crops: npt.NDArray[np.uint8]) -> tuple[BackMatch, npt.NDArray[np.float32], Sure]:
+        match = self.backs.match(crops)
+        return match, match.similarity, np.array([b is not None for b in match.back], bool)
+
+    def _read(self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], read: Read) -> tuple[Any, Quads]:
+        """Each quad's reading and the quad it was read through: its own, or when that reading is unsure and
+        ``search`` is on, the best-scored of its candidates (all unsure ones in one more network call)."""
+        reading, _, sure = read(crops_of(image, corners))
+        chosen = np.asarray(corners, np.float32).copy()
+        unsure = np.flatnonzero(~sure)
+        if not self.search or len(unsure) == 0:
+            return reading, chosen
+        owner, quads = self._candidates(image, chosen[unsure], face=read == self._read_faces)
+        second, score, _ = read(crops_of(image, quads))
+        best = _most_confident(owner, score, len(unsure))
+        chosen[unsure] = quads[best]
+        return _merged(reading, unsure, second, best), chosen
 
     def _candidates(
         self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], face: bool
@@ -88,6 +115,17 @@ class Recogniser:
             owner.extend([i] * len(found))
             quads.extend(found)
         return np.array(owner, np.intp), np.array(quads, np.float32)
+
+
+def _merged(first: Reading, where: npt.NDArray[np.intp], second: Reading, taken: npt.NDArray[np.intp]) -> Reading:
+    """``first`` (a FaceReading or BackMatch) with its entries ``where`` replaced by ``second``'s ``taken``."""
+    values: dict[str, Any] = {}
+    for field in fields(first):
+        mine, theirs = getattr(first, field.name), getattr(second, field.name)
+        merged = np.array(mine, dtype=object if isinstance(mine, tuple) else None)
+        merged[where] = np.array(theirs, dtype=merged.dtype)[taken]
+        values[field.name] = tuple(merged) if isinstance(mine, tuple) else merged
+    return type(first)(**values)
 
 
 def _most_confident(owner: npt.NDArray[np.intp], score: npt.NDArray[np.float32], n: int) -> npt.NDArray[np.intp]:
