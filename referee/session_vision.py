@@ -26,9 +26,12 @@ class Vision(Protocol):
 
     name: str
 
-    def read(self, frame: Frame, keep: Keep | None = None) -> tuple[CardDetections, np.ndarray | None]:
+    def read(
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False
+    ) -> tuple[CardDetections, np.ndarray | None]:
         """``keep``: which found cards matter (a mask over the detections), decided before they are
-        recognised, so cards nobody needs (the players' rows during play) cost no recognition."""
+        recognised, so cards nobody needs (the players' rows during play) cost no recognition.
+        ``thorough``: a frame that can afford several detector passes (the end-of-round count)."""
         ...
 
 
@@ -37,18 +40,23 @@ class DetectorVision:
 
     name = "detector"
 
-    def __init__(self, reader: Any) -> None:
+    def __init__(self, reader: Any, thorough: Any = None) -> None:
         self.reader = reader
+        self.thorough = thorough  # the detector for thorough reads (vision.detect.thorough); None: one pass always
         self.detect_ms = 0.0
         self.recognise_ms = 0.0
         self.calls = 0
 
     @classmethod
-    def load(cls, catalogue: Any = None, model: str | Path | None = None) -> DetectorVision:
+    def load(cls, catalogue: Any = None, model: str | Path | None = None, thorough: bool = True) -> DetectorVision:
+        """``thorough``: frames read with ``thorough=True`` go through several passes (else one, like the rest)."""
         from vision.detect.pipeline import CardReader
+        from vision.detect.thorough import COUNTING_PLAN
 
         try:
-            return cls(CardReader.load(model=model, catalogue=catalogue))
+            plan = COUNTING_PLAN if thorough else None
+            careful = plan and CardReader.load(model=model, conf=plan.conf, recognise=False, thorough=plan)
+            return cls(CardReader.load(model=model, catalogue=catalogue), careful and careful.detector)
         except FileNotFoundError as exc:
             raise InputFileError(f"{exc} (or replay a rendered video with --oracle)") from None
 
@@ -56,11 +64,15 @@ class DetectorVision:
     def warning(self) -> str | None:
         return getattr(self.reader, "warning", None)
 
-    def read(self, frame: Frame, keep: Keep | None = None) -> tuple[CardDetections, np.ndarray | None]:
+    def read(
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False
+    ) -> tuple[CardDetections, np.ndarray | None]:
         if frame.image is None:
             return CardDetections.empty(), None
         self.calls += 1
         detector = getattr(self.reader, "detector", None)
+        if thorough and detector is not None and self.thorough is not None:
+            detector = self.thorough
         recogniser = getattr(self.reader, "recogniser", None)
         if detector is None:  # a reader that does both at once
             reading = self.reader(frame.image)
@@ -111,7 +123,9 @@ class OracleVision:
                 raise InputFileError(f"--oracle-boxes needs the recogniser: {exc}") from None
         return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)}, recogniser)
 
-    def read(self, frame: Frame, keep: Keep | None = None) -> tuple[CardDetections, np.ndarray | None]:
+    def read(
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False
+    ) -> tuple[CardDetections, np.ndarray | None]:
         truth = self.frames.get(frame.index)
         if truth is None:
             return CardDetections.empty(), None

@@ -1,0 +1,49 @@
+"""The end-of-round count reads its frames thoroughly, one reading a second; play is read in one pass."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from referee.events import RoundScored
+from referee.scripted_clip import film, two_player_round
+from referee.session import COUNT_EVERY_S, OracleVision, Session
+from vision.sources import VideoSource
+
+
+class RecordingVision(OracleVision):
+    """The oracle, noting for every frame it reads whether it was asked to read thoroughly."""
+
+    thorough = True  # a vision with a thorough mode (as DetectorVision loaded with one)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.asked: list[tuple[float, bool]] = []
+
+    def read(self, frame, keep=None, *, thorough=False):
+        self.asked.append((frame.t, thorough))
+        return super().read(frame, keep, thorough=thorough)
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return film(two_player_round(), tmp_path_factory.mktemp("clip") / "round.mp4")
+
+
+def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
+    base = OracleVision.load(clip["frames"])
+    vision = RecordingVision(base.frames)
+    samples = list(vision.label_frames())[::10]
+    with VideoSource(clip["video"]) as source:
+        result = Session(vision).run(source, samples=samples)
+    assert isinstance(result.scored, RoundScored) and result.scored.scores == {"blue-blue": 2, "red-red": -1}
+    asked = vision.asked[len(samples) :]  # the frames of the round, after the table plane's sample reads
+    flags = [thorough for _, thorough in asked]
+    first, last = flags.index(True), len(flags) - 1 - flags[::-1].index(True)
+    assert not any(flags[:first]) and all(flags[first : last + 1]) and not any(flags[last + 1 :])
+    stopped = next(e.event.t for e in result.emitted if e.event.type == "round_stopped")
+    assert stopped <= asked[first][0] and asked[last][0] <= result.scored.t
+    times = [t for t, _ in asked[first : last + 1]]
+    assert len(times) >= 2 and all(b - a >= COUNT_EVERY_S - 1e-6 for a, b in pairwise(times))
