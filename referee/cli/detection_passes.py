@@ -11,6 +11,10 @@ from typing import Any
 
 from referee.errors import LigrettoError
 
+ONE_PASS_CONF = 0.4
+THOROUGH = "the whole image, then 2x2 windows at 1.5x zoom, each also mirrored: 10 passes fused"
+"""vision.detect.thorough.STILLS_PLAN in words (spelt out here: importing vision would slow every command's start)."""
+
 
 def add_pass_options(parser: argparse.ArgumentParser, *, thorough_by_default: bool) -> None:
     """``--fast``/``--thorough``, ``--zooms`` and ``--flip`` on ``parser``."""
@@ -20,15 +24,13 @@ def add_pass_options(parser: argparse.ArgumentParser, *, thorough_by_default: bo
             "--fast",
             dest="thorough",
             action="store_false",
-            help="one detector pass over the whole image, as a live camera gets (default: thorough, "
-            "vision.detect.thorough.STILLS_PLAN)",
+            help=f"one detector pass over the whole image, as a live camera gets (default: thorough, {THOROUGH})",
         )
     else:
         group.add_argument(
             "--thorough",
             action="store_true",
-            help="read each image thoroughly, several passes fused (vision.detect.thorough.STILLS_PLAN; "
-            "default: one pass)",
+            help=f"read each image thoroughly, {THOROUGH} (default: one pass)",
         )
     group.add_argument(
         "--zooms",
@@ -38,9 +40,6 @@ def add_pass_options(parser: argparse.ArgumentParser, *, thorough_by_default: bo
     )
     parser.add_argument("--flip", action="store_true", help="a thorough reading also reads every window mirrored")
     parser.set_defaults(thorough=thorough_by_default)
-
-
-ONE_PASS_CONF = 0.4
 
 
 def operating_conf(args: argparse.Namespace, plan: Any) -> float:

@@ -54,3 +54,10 @@ def test_a_bad_zoom_list_is_one_line_from_every_command(command, capsys):
     assert main([*command, "--zooms", "1,two"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("ligretto: error:") and "--zooms" in err and "\n" not in err
+
+
+def test_the_help_says_what_the_thorough_plan_does():
+    from referee.cli.detection_passes import THOROUGH
+
+    assert STILLS_PLAN.zooms == (1.0, 1.5) and STILLS_PLAN.flip  # the words below, spelt out
+    assert f"{STILLS_PLAN.passes(1280, 720)} passes" in THOROUGH and "1.5x zoom" in THOROUGH and "mirrored" in THOROUGH
