@@ -142,10 +142,12 @@ class BackMatcher:
         crops = rendered_prototype_crops(design)
         return list(self.embedder.embed(crops)) if len(crops) else []
 
-    def match(self, crops: npt.NDArray[np.uint8]) -> BackMatch:
-        return self.match_embeddings(self.embedder.embed(crops))
+    def match(self, crops: npt.NDArray[np.uint8], floor_raise: float = 0.0) -> BackMatch:
+        """``floor_raise``: a stricter similarity floor, for the best of several tries at one card (the best
+        of three crops scores higher by chance)."""
+        return self.match_embeddings(self.embedder.embed(crops), floor_raise)
 
-    def match_embeddings(self, embeddings: npt.NDArray[np.float32]) -> BackMatch:
+    def match_embeddings(self, embeddings: npt.NDArray[np.float32], floor_raise: float = 0.0) -> BackMatch:
         n, designs = len(embeddings), len(self.design_ids)
         if n == 0 or designs == 0:
             zeros = np.zeros(n, np.float32)
@@ -160,7 +162,7 @@ class BackMatcher:
         best = per_design[rows, order[:, 0]]
         second = per_design[rows, order[:, 1]] if designs > 1 else np.full(n, -1.0, np.float32)
         margin = best - second
-        accepted = (best >= self.min_similarity) & (margin >= self.min_margin)
+        accepted = (best >= self.min_similarity + floor_raise) & (margin >= self.min_margin)
         backs = tuple(self.design_ids[int(order[i, 0])] if accepted[i] else None for i in range(n))
         confidence = np.where(accepted, np.clip(margin / 0.2, 0, 1) * np.clip(best, 0, 1), 0.0)
         return BackMatch(backs, best.astype(np.float32), margin.astype(np.float32), confidence.astype(np.float32))

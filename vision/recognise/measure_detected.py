@@ -7,6 +7,10 @@ and 90th percentile; the ratio is the figure to quote on a loaded machine). Choo
 renders (``ligretto synth images --split train``), not on the held-out scenes.
 
     python -m vision.recognise.measure_detected datasets/generated/heldout --limit 100
+    python -m vision.recognise.measure_detected datasets/generated/heldout --limit 100 --faces-only
+
+``--faces-only`` times what a replay recognises on every frame during play (faces; backs are counted at the
+end of a round).
 """
 
 from __future__ import annotations
@@ -14,8 +18,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.detect import load_detector
+import numpy as np
+import numpy.typing as npt
+
+from vision.detect import Detector, load_detector
 from vision.detect.pipeline import CardReader
+from vision.detections import FACE, CardDetections
 from vision.evaluate import evaluate
 from vision.evaluate.run import CURVE_CONF
 from vision.evaluate.scoring import Summary
@@ -34,14 +42,26 @@ def lines(name: str, summary: Summary) -> list[str]:
     ]
 
 
+def _faces_of(detector: Detector) -> Detector:
+    def faces(image: npt.NDArray[np.uint8]) -> CardDetections:
+        detections = detector(image)
+        return detections[detections.kind == FACE]
+
+    return faces
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, help="dataset folder written by 'ligretto synth images'")
     parser.add_argument("--limit", type=int, help="at most this many scenes (in name order)")
     parser.add_argument("--faces-model", type=Path, default=FACES_MODEL)
     parser.add_argument("--backs-model", type=Path, default=BACKS_MODEL)
+    parser.add_argument(
+        "--faces-only", action="store_true", help="drop the backs the detector finds (a frame during play)"
+    )
     args = parser.parse_args()
-    detector = load_detector("onnx", None, CURVE_CONF)
+    found = load_detector("onnx", None, CURVE_CONF)
+    detector = _faces_of(found) if args.faces_only else found
     medians = []
     for name, search in (("own box", False), ("searched", True)):
         recogniser = Recogniser(faces_model=args.faces_model, backs_model=args.backs_model, search=search)
