@@ -12,6 +12,7 @@ import pytest
 from vision.detect import DEFAULT_MODEL
 from vision.detect.pipeline import CardReader
 from vision.detect.thorough import STILLS_PLAN, ThoroughDetector, ThoroughPlan
+from vision.detect.windows import Window
 from vision.detections import BACK, CardDetections
 from vision.evaluate import evaluate
 
@@ -103,3 +104,18 @@ def test_thorough_finds_at_least_as_many_cards_as_one_pass_on_the_committed_held
     thorough = evaluate(SAMPLES, reader=CardReader.load(recognise=False, conf=0.4, thorough=STILLS_PLAN), conf=0.4)
     assert thorough.recall.hits >= one.recall.hits, (str(thorough.recall), str(one.recall))
     assert thorough.precision.value >= one.precision.value - 0.05, (str(thorough.precision), str(one.precision))
+
+
+def signed_area(quad: np.ndarray) -> float:
+    """Positive for corners listed clockwise in image coordinates (y down)."""
+    x, y = quad[:, 0], quad[:, 1]
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+def test_a_mirrored_pass_maps_back_with_corners_still_clockwise(mirrored: bool) -> None:
+    card = np.asarray([[300, 200], [360, 210], [345, 300], [285, 290]], np.float32)  # turned a little
+    detector = ThoroughDetector(white_cards_detector, ThoroughPlan((1.0,)))
+    (found,) = [detector._read(table_with(card), Window(0, 0, 1280, 720), 1.0, mirrored=mirrored)]
+    assert len(found.detections) == 1 and box_near(found.detections, card)
+    assert signed_area(found.detections.corners[0]) > 0
