@@ -52,6 +52,23 @@ def test_one_card_shaped_candidate_of_a_quarter_turned_box_is_the_card() -> None
     assert _corner_error(candidates[0], card) > 5  # the box itself is not
 
 
+def _turning(quad: np.ndarray) -> float:
+    """Twice the signed area: its sign says which way round the corners run."""
+    return float(np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1]))
+
+
+@pytest.mark.parametrize("angle", [0.0, 35.0, 90.0, 160.0, 250.0])
+def test_every_candidate_runs_the_same_way_round_as_the_box(angle: float) -> None:
+    """A candidate labelled the other way round would be read mirrored (digits back to front)."""
+    picture = table(300, 400)
+    card = card_quad((200, 150), 70, angle)
+    cv2.fillConvexPoly(picture, np.round(card).astype(np.int32), (0, 0, 220))  # a red face: the colour fit runs
+    box = card_quad((204, 147), 74, angle + 12)
+    candidates = reading_candidates(picture, box, face=True)
+    assert len(candidates) == 4  # the box, two card-shaped ones and the colour fit
+    assert all(np.sign(_turning(c)) == np.sign(_turning(box)) for c in candidates)
+
+
 def test_a_candidate_keeps_the_detections_own_labelling() -> None:
     card = card_quad((150, 120), 60, 25)
     assert np.allclose(labelled_like(np.roll(card, 1, axis=0), card), card)
