@@ -138,14 +138,20 @@ class TrackerSettings:
     twice: a detector boxes a card on a messy pile once alone and once with the strip of the card below (the
     sample round's y4, 12 mm apart, the same angle within a degree in every frame). A second copy slapped on
     it lies turned by a few degrees and hides most of the first: it is read alone."""
+    misread_box_mm: float = 3.0
+    misread_box_deg: float = 3.0
+    """A face that would be illegal read this close to the top's own box is more likely the top misread (the
+    recogniser keeps the box, as the sample's b2 read as b10) than a card slapped on it (a slap lands up to
+    15% of a card off and turned by up to 20 degrees: few land this square): it needs twice the evidence."""
     pose_mm: float = 10.0
     pose_deg: float = 8.0
     reanchor_after_s: float = 0.3
     min_confidence: float = 0.25
-    sure_reading: float = 0.5
+    sure_reading: float = 0.3
     """A reading of a pile's top this sure (detector x recogniser confidence) shows the top is still there. Time
     since the last such reading counts as time the pile was hidden: a card that landed and was only misread
-    there may have been played unseen, as under a hand (a y6 on a y4 after 0.6 s of unsure readings: y5)."""
+    there may have been played unseen, as under a hand (a y6 on a y4 after 0.6 s of misreads: y5). The shipped
+    detector reads a top it sees at 0.35..0.6 (sample round): a second of such readings hid nothing."""
     repeat_counts_every: int = 4
     """A frame that repeats the last one's readings bit for bit (a still picture whose reading was reused) is
     not a new vote, unless this many frames (of the source) passed since the last one that counted: a picture
@@ -342,6 +348,7 @@ class StackTracker:
         if self._repeats(usable):
             return self._hold(frame)
         readings = self._assign(usable)
+        self._doubt(frame)
         changes: list[Change] = []
         for pile in self.piles:
             seen = readings.get(pile.id, [])
@@ -422,6 +429,18 @@ class StackTracker:
         floor = self.settings.min_confidence
         faces = [s for s in frame.faces if s.card is not None and s.confidence >= floor and frame.in_zone(s)]
         return _without_duplicates(faces, self.settings.duplicate_mm)
+
+    def _doubt(self, frame: FrameSightings) -> None:
+        """Faces the recogniser could not name vote for no face on the stack they lie on (see
+        :meth:`Ballot.doubt`); they start no pile."""
+        s = self.settings
+        for sighting in frame.faces:
+            if sighting.card is not None or sighting.confidence < s.min_confidence or not frame.in_zone(sighting):
+                continue
+            near = [p for p in self.stacks if p.distance(sighting) <= s.gate_mm]
+            if near:
+                pile = min(near, key=lambda p: p.distance(sighting))
+                pile.ballot.doubt(frame.t, weight_of(sighting))
 
     def _assign(self, sightings: list[Sighting]) -> dict[int, list[Sighting]]:
         readings: dict[int, list[Sighting]] = {}
@@ -538,18 +557,27 @@ class StackTracker:
             known = pile.poses[element]
             if known is not None:
                 pile.poses[element] = _blend(known, pose, 0.3)
-        return self._one_box_per_card(readings)
+        return self._one_box_per_card(pile, readings)
 
-    def _one_box_per_card(self, readings: list[_Reading]) -> list[_Reading]:
+    def _one_box_per_card(self, pile: Pile, readings: list[_Reading]) -> list[_Reading]:
         """Drops the second box of a card boxed twice (see ``twin_box_mm``), keeping the box that lies where
-        the pile knows the card, else the surer one: the two boxes' poses must not pass for two copies."""
-        ranked = sorted(readings, key=lambda r: (r.element < 0, -weight_of(r.sighting)))
+        the pile knows the card, else one the rules expect there, else the surer: the two boxes' poses must
+        not pass for two copies. Two new faces boxed alike are one card read two ways (the sample's y2 on a
+        y1, also boxed with the y1's corner and read "y10"): the rules are the prior."""
+        ranked = sorted(
+            readings,
+            key=lambda r: (r.element < 0, r.element < 0 and not self._expected(pile, r.card), -weight_of(r.sighting)),
+        )
         kept: list[_Reading] = []
         for reading in ranked:
-            twin = any(k.card == reading.card and _twins(k.sighting, reading.sighting, self.settings) for k in kept)
-            if not twin:
+            if not any(self._one_card(k, reading) for k in kept):
                 kept.append(reading)
         return kept
+
+    def _one_card(self, a: _Reading, b: _Reading) -> bool:
+        if not _twins(a.sighting, b.sighting, self.settings):
+            return False
+        return a.card == b.card or (a.element < 0 and b.element < 0 and not a.copy and not b.copy)
 
     def _reanchor(self, pile: Pile, top: _Reading) -> None:
         old = pile.poses[-1]
@@ -575,7 +603,8 @@ class StackTracker:
                 continue
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
-                return [self._land(pile, run.card, run.first_t, run.first_frame, run.placement, copy=True)]
+                again = self._lies_again(pile, run.card, run.placement)
+                return [self._land(pile, run.card, run.first_t, run.first_frame, run.placement, copy=True, again=again)]
             return self._uncover(pile, run.card, run.element, run.last_t)
         return []
 
@@ -636,7 +665,7 @@ class StackTracker:
 
     def _ruling_on_top(self, pile: Pile) -> list[Change]:
         winner = pile.ballot.winner(
-            expected=lambda card: self._expected(pile, card), leap=lambda card: self._leap(pile, card)
+            expected=lambda card: self._expected(pile, card), doubtful=lambda run: self._in_top_box(pile, run)
         )
         if winner is None or winner.card == pile.top:
             return []
@@ -658,7 +687,9 @@ class StackTracker:
         if height >= 0:
             # a legal card cannot leave the stack, and the top would outvote a lower card still showing: a new
             # copy of the lower card covers the top, landing where the old copy lies (b9 on b10 over b9)
-            return [self._land(pile, winner.card, winner.first_t, winner.first_frame, winner.placement, copy=True)]
+            again = self._lies_again(pile, winner.card, winner.placement)
+            at, when = winner.placement, (winner.first_t, winner.first_frame)
+            return [self._land(pile, winner.card, *when, at, copy=True, again=again)]
         places = self._places(winner)
         again = self._lies_again(pile, winner.card, places[0][2])
         first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2], again=again)
@@ -680,13 +711,24 @@ class StackTracker:
         if card.colour != top.colour or card.number <= top.number:
             return False
         unseen = card.number - top.number - 1  # cards that must have landed under a hand meanwhile
-        return unseen == 0 or self._hidden_s(pile, self._t) >= unseen * InferenceSettings().seconds_per_hidden_play
+        # hidden before the card first showed: the time it has been read since hid nothing under it
+        run = pile.ballot.run(card)
+        shown = self._t if run is None else run.first_t
+        return unseen == 0 or self._hidden_s(pile, shown) >= unseen * InferenceSettings().seconds_per_hidden_play
 
-    def _leap(self, pile: Pile, card: Card) -> bool:
-        """Whether ``card`` on ``pile`` would mean cards landed unseen first (it is more than one above the
-        legal top): such a story needs the strict bar's evidence (see :meth:`Ballot.winner`)."""
-        top = pile.legal_top
-        return top is not None and card.colour == top.colour and card.number > top.number + 1
+    def _in_top_box(self, pile: Pile, run: Candidate) -> bool:
+        """Whether a new face is read in the top card's own box (its readings' mean place within
+        ``misread_box_mm`` and ``misread_box_deg`` of the top's): a misread of the top more likely than a card
+        slapped on it."""
+        top = pile.poses[-1] if pile.poses else None
+        places = [p for _, _, p in run.trail if p is not None]
+        if top is None or not places:
+            return False
+        mean = places[0].x, places[0].y, places[0].angle
+        for n, p in enumerate(places[1:], start=2):  # the mean place: one reading's jitter says little
+            mean = _blend(mean, (p.x, p.y, p.angle), 1.0 / n)
+        s = self.settings
+        return same_pose(top, mean, s.misread_box_mm, s.misread_box_deg)
 
     def _hidden_s(self, pile: Pile, t: float) -> float:
         """How long before ``t`` the pile's top may have been covered: out of view, or not read surely."""
@@ -718,7 +760,8 @@ class StackTracker:
         if placement is None:
             return False
         s, pose = self.settings, (placement.x, placement.y, placement.angle)
-        return any(c == card and same_pose(p, pose, s.pose_mm, s.pose_deg) for c, p in pile.taken)
+        mm, deg = 2 * s.pose_mm, 2 * s.pose_deg  # two readings' jitter apart, and no hand puts a card back so near
+        return any(c == card and same_pose(p, pose, mm, deg) for c, p in pile.taken)
 
     def _land(
         self,

@@ -64,14 +64,15 @@ class Noise:
     @classmethod
     def rough(cls, seed: int = 0) -> Noise:
         """An under-trained detector, as the shipped ones read the sample round (``ligretto replay
-        datasets/samples/round.mp4``): 3 mm / 4 degree jitter, 6% missed (a missed card stays missed the next
+        datasets/samples/round.mp4``): 1.5 mm / 2 degree jitter (a still card's readings there: 1.2 mm, 1.5
+        degrees), 6% missed (a missed card stays missed the next
         frame 70% of the time: stacks flicker out), 3% misread, 1% unreadable frames, 15% of outlines a quarter
         turn off, 25% of cards boxed twice (two boxes turned alike ~12 mm apart), 15% of cards confused with
         another face (read as it 20% of the time, in runs, surely), confidences 0.4..0.8, and a still
         picture's readings reused up to 3 frames (replay's default)."""
         return cls(
-            3.0,
-            4.0,
+            1.5,
+            2.0,
             0.06,
             0.03,
             0.01,

@@ -147,3 +147,27 @@ def test_the_rough_noise_reads_a_confused_card_as_its_twin_in_runs():
     frames = [f for f in table.frames(until=3.0, noise=Noise(seed=5, confusion=0.5)) if f is not None]
     tens = [sum(1 for s in f.faces if s.card == Card.parse("y10")) for f in frames]
     assert sum(tens) > 0 and max(tens) >= 2
+
+
+@pytest.mark.parametrize(
+    ("at", "angle", "flagged"),
+    [((6.0, 2.0), 6.0, False), ((12.0, 5.0), 18.0, True)],
+    ids=["in_the_tops_own_box_it_is_the_top_misread", "slapped_off_and_turned_it_is_a_card"],
+)
+def test_a_wrong_face_read_for_half_a_second_is_flagged_only_where_a_slapped_card_would_lie(at, angle, flagged):
+    frames = stack("g1", "g2", "g3")  # g3 lies at (4, 2) turned 6 degrees
+    frames += [[("g10", at, angle)]] * 15 + stack("g1", "g2", "g3", start=60)
+    said = run(frames)
+    assert any(isinstance(e, IllegalPlay) for _, e in said) is flagged
+
+
+def test_a_wrong_face_as_often_unreadable_as_read_is_not_flagged():
+    frames: list[FrameSightings] = [film(i, shown) for i, shown in enumerate(stack("b1", "b2"))]
+    for i in range(60, 90):  # b2 read as b10 in every other frame, in the others read as no face at all
+        label = "b10" if i % 2 else None
+        sighting = reading(i, "b10", (12.0, 5.0), 18.0)
+        if label is None:
+            sighting = Sighting(sighting.kind, None, None, sighting.quad, sighting.confidence, 0.5)
+        frames.append(FrameSightings(i / FPS, i, (sighting,)))
+    said = kinds(run(frames))
+    assert said == ["stack_started b1", "card_played b2"]
