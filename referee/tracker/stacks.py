@@ -570,14 +570,19 @@ class StackTracker:
         )
         kept: list[_Reading] = []
         for reading in ranked:
-            if not any(self._one_card(k, reading) for k in kept):
+            if not any(self._one_card(pile, k, reading) for k in kept):
                 kept.append(reading)
         return kept
 
-    def _one_card(self, a: _Reading, b: _Reading) -> bool:
+    def _one_card(self, pile: Pile, a: _Reading, b: _Reading) -> bool:
+        """Whether ``b`` is a second box of the card ``a`` shows (``a`` ranks first, see above): the same face,
+        two new faces, or a new face boxed as the top is in the same frame (the top with the strip of the card
+        below it, read "y10" beside the y2 it is: a card slapped on the top hides it)."""
         if not _twins(a.sighting, b.sighting, self.settings):
             return False
-        return a.card == b.card or (a.element < 0 and b.element < 0 and not a.copy and not b.copy)
+        new = b.element < 0 and not b.copy
+        top = a.element == len(pile.cards) - 1 and a.element >= 0
+        return a.card == b.card or (new and ((a.element < 0 and not a.copy) or top))
 
     def _reanchor(self, pile: Pile, top: _Reading) -> None:
         old = pile.poses[-1]
@@ -665,7 +670,9 @@ class StackTracker:
 
     def _ruling_on_top(self, pile: Pile) -> list[Change]:
         winner = pile.ballot.winner(
-            expected=lambda card: self._expected(pile, card), doubtful=lambda run: self._in_top_box(pile, run)
+            expected=lambda card: self._expected(pile, card),
+            doubtful=lambda run: self._in_top_box(pile, run),
+            leap=lambda card: self._leap(pile, card),
         )
         if winner is None or winner.card == pile.top:
             return []
@@ -715,6 +722,13 @@ class StackTracker:
         run = pile.ballot.run(card)
         shown = self._t if run is None else run.first_t
         return unseen == 0 or self._hidden_s(pile, shown) >= unseen * InferenceSettings().seconds_per_hidden_play
+
+    def _leap(self, pile: Pile, card: Card) -> bool:
+        """Whether ``card`` on ``pile`` would mean several cards landed unseen first (a y10 on a y6): such a
+        story needs the strict bar's evidence (see :meth:`Ballot.winner`); one unseen card is common (a hand
+        over the stack while the next two land)."""
+        top = pile.legal_top
+        return top is not None and card.colour == top.colour and card.number > top.number + 2
 
     def _in_top_box(self, pile: Pile, run: Candidate) -> bool:
         """Whether a new face is read in the top card's own box (its readings' mean place within

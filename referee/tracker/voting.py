@@ -190,6 +190,7 @@ class Ballot:
         self,
         expected: Callable[[Card], bool] | None = None,
         doubtful: Callable[[Candidate], bool] | None = None,
+        leap: Callable[[Card], bool] | None = None,
     ) -> Candidate | None:
         """The card with enough evidence to be believed as the top now, if any.
 
@@ -197,7 +198,9 @@ class Ballot:
         outweigh the other expected readings only: a recogniser that reads a y8 as y5 every other frame must
         not stall the y8 it is. A card that is not expected clears the strict bar against every reading, a
         ``doubtful`` one twice over: a recogniser's misread keeps the box of the card it misreads (the sample's
-        b2 read as b10 in its own box), where a card slapped on top lies a little off or turned.
+        b2 read as b10 in its own box), where a card slapped on top lies a little off or turned. An expected
+        card that ``leap`` marks (legal only if several cards nobody saw landed first: a y10 on a y6 that was
+        out of view) clears the strict bar among the expected readings: a misread must not invent plays.
 
         >>> ballot = Ballot(VotingSettings())
         >>> y5, y8 = Card.parse("y5"), Card.parse("y8")
@@ -222,7 +225,10 @@ class Ballot:
                 continue
             long_enough = s.lasted(run.span_s, s.min_span_s, self.frame_s)
             share = self.share(run.card, since=run.first_t, among=expected)
-            if run.frames >= s.min_frames and long_enough and share >= s.min_share:
+            if leap is not None and leap(run.card):
+                if s.convincing(run.frames, run.span_s, share, self.frame_s, run.weight / max(1, run.frames)):
+                    return run
+            elif run.frames >= s.min_frames and long_enough and share >= s.min_share:
                 return run
         return None
 
