@@ -312,8 +312,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--noise",
         choices=("typical", "rough"),
         default="typical",
-        help="typical: a good detector; rough: an under-trained one (quarter-turned outlines, cards boxed twice, "
-        "more misses; see Noise.rough)",
+        help="typical: a good detector; rough: the shipped detector as it read the sample round (stacks flickering "
+        "out, cards boxed twice, quarter-turned outlines, some cards persistently confused with a 10, readings "
+        "reused on still frames; see Noise.rough)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every miss and extra")
     args = parser.parse_args(argv)
