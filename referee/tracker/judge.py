@@ -156,7 +156,7 @@ class Judge:
             book.quiet.append(change.card)
             return []
         book.departing.clear()
-        events: list[Event] = self._hidden_before(book, change)
+        events: list[Event] = self._one_misread(book, change) + self._hidden_before(book, change)
         landing = replace(landing, stack=book.stack)
         height = self._height(book)
         play = self.centre.push(landing)
@@ -168,6 +168,34 @@ class Judge:
         else:
             book.loose.append((change.card, height))
         return events
+
+    def _one_misread(self, book: _PileBook, change: Landed) -> list[Event]:
+        """A 2 landing on a spot where only illegal cards lie, one of them of its colour: that card was the 1,
+        misread (the shipped recogniser read a y1 as "y7": "not a one", then y2, y3, y4 built on it, each "not a
+        one"). Players build on a 1, not on a wrong card: the stack starts with the 1, when the misread card
+        first showed, and the board forgets the misread card (its violation was already announced)."""
+        if book.stack is not None or change.card.number != LOWEST + 1 or self.centre.stopped:
+            return []
+        same = [entry for entry in book.loose if entry[0].colour == change.card.colour]
+        if not same:
+            return []
+        entry = same[-1]
+        book.loose.remove(entry)
+        if entry[0] in book.quiet:
+            book.quiet.remove(entry[0])
+        else:
+            self.centre.take_back(entry[0], stack=None, t=change.t, frame=change.frame)  # not announced: never lay
+        t, frame = self._first_down(entry[0]) or (change.t, change.frame)
+        play = self.centre.push(Landing(Card(change.card.colour, LOWEST), None, t=t, frame=frame))
+        book.stack = play.stack
+        return list(play.events)
+
+    def _first_down(self, card: Card) -> tuple[float, int] | None:
+        """When the latest illegal ``card`` that started no stack came down, by the board's record."""
+        for action in reversed(self.centre.move_stack):
+            if isinstance(action, Landing) and action.card == card and action.stack is None:
+                return action.t, action.frame
+        return None
 
     def _hidden_before(self, book: _PileBook, change: Landed) -> list[Event]:
         """Plays nobody saw that explain the new top, pushed before it (with its time: when it was learnt).
@@ -297,6 +325,9 @@ class Judge:
         events: list[Event] = []
         if book.stack is None:
             for card, _ in book.loose:
+                if card in book.quiet:  # never announced, so never on the board
+                    book.quiet.remove(card)
+                    continue
                 events.append(self.centre.take_back(card, stack=None, t=change.t, frame=change.frame))
             book.loose.clear()
         elif not self.centre.stack(book.stack).removed:

@@ -171,3 +171,20 @@ def test_a_wrong_face_as_often_unreadable_as_read_is_not_flagged():
         frames.append(FrameSightings(i / FPS, i, (sighting,)))
     said = kinds(run(frames))
     assert said == ["stack_started b1", "card_played b2"]
+
+
+def test_a_one_misread_as_another_number_is_inferred_when_its_two_lands_on_it():
+    frames = [[("y7", (0.0, 0.0), 0.0)]] * 30  # a y1 the recogniser reads as y7: "not a one"
+    frames += [[("y2", (2.0, 1.0), 3.0)]] * 30 + [[("y3", (4.0, 2.0), 6.0)]] * 30
+    said = run(frames)
+    assert kinds(said) == ["illegal_play y7", "stack_started y1", "card_played y2", "card_played y3"]
+    started = next(e for _, e in said if e.type == "stack_started")
+    assert started.frame == 0  # when the misread card first showed
+
+
+def test_a_card_read_again_on_a_pile_of_wrong_cards_that_is_then_cleared_ends_quietly():
+    below, above = [("g7", (0.0, 0.0), 0.0)], [("r9", (7.0, 5.0), 12.0)]
+    frames = [below] * 30 + [above] * 30 + [below] * 30 + [above] * 30  # r9 read again where it lay: silent
+    frames += [[]] * 90  # the spot is cleared: the pile of wrong cards vanishes, and nothing was on the board twice
+    said = kinds(run(frames))
+    assert said.count("illegal_play r9") == 1 and said.count("card_taken_back r9") == 1
