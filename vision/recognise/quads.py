@@ -1,14 +1,14 @@
 """From a detected quad to the quads the recogniser reads through: the one place a rough box becomes crops.
 
-The shipped detector's oriented boxes are rough (held-out scenes, train-split tuning set of 120 scenes: centre
-off by 8 % of the card's short side at the median and 20 % at the 90th percentile, the long side 6 % short,
-angles +-13 degrees at the 10th/90th percentiles, 7 % of them turned by a quarter, nearly square). A crop
-through such a box cuts a digit or the balls off, and the number reads one off ("r10 read as r8").
-So each detection is read through a few candidate quads and the most confident reading wins
-(:func:`reading_candidates`): the detector's own box; the card-shaped box of the same centre, area and angle
-(a card is 91 x 59 mm, the detector's aspect is not), with its long side along either of the box's axes
-(that also covers a quarter-turned box); and for faces the outline fitted to the card's own colour
-(:mod:`vision.recognise.refine`) when a fit is found.
+The shipped detector's oriented boxes are rough (train-split tuning set of 120 scenes: centre off by 8 % of
+the card's short side at the median and 20 % at the 90th percentile, the long side 6 % short, angles +-13
+degrees at the 10th/90th percentiles, 7 % of them turned by a quarter, nearly square). A crop through such a
+box cuts a digit or the balls off, and the number reads one off ("r10 read as r8").
+So a detection read unsurely is read again through a few candidate quads and the most confident reading
+wins (:func:`reading_candidates`; :class:`vision.recognise.Recogniser` decides when): the detector's own box;
+the card-shaped box of the same centre, area and angle (a card is 91 x 59 mm, the detector's aspect is not),
+with its long side along either of the box's axes (that also covers a quarter-turned box); and for faces the
+outline fitted to the card's own colour (:mod:`vision.recognise.refine`) when a fit is found.
 
 >>> box = np.float32([[0, 0], [60, 0], [60, 60], [0, 60]])  # a square box: which way is the card long?
 >>> [q.shape for q in reading_candidates(np.zeros((80, 80, 3), np.uint8), box, face=False)]
