@@ -11,7 +11,7 @@ with its long side along either of the box's axes (that also covers a quarter-tu
 outline fitted to the card's own colour (:mod:`vision.recognise.refine`) when a fit is found.
 
 >>> box = np.float32([[0, 0], [60, 0], [60, 60], [0, 60]])  # a square box: which way is the card long?
->>> [q.shape for q in reading_candidates(np.zeros((80, 80, 3), np.uint8), box, face=False)]
+>>> [q.shape for q in reading_candidates(box)]
 [(4, 2), (4, 2), (4, 2)]
 """
 
@@ -63,17 +63,13 @@ def card_shaped(quad: npt.ArrayLike, long_along_first_axis: bool) -> Quad:
     return np.asarray(cv2.boxPoints(((cx, cy), size, angle)), np.float32)
 
 
-def reading_candidates(image: npt.NDArray[np.uint8], quad: npt.ArrayLike, face: bool) -> list[Quad]:
-    """The quads one detection is read through (see the module's docstring): the detector's, two card-shaped
-    ones, and for a face its colour fit when one is found."""
-    from vision.recognise.refine import fit_face
-
+def reading_candidates(quad: npt.ArrayLike, fitted: npt.ArrayLike | None = None) -> list[Quad]:
+    """The quads one detection is read through (see the module's docstring): the detector's box, two
+    card-shaped ones, and ``fitted`` (a face's colour fit, :func:`vision.recognise.refine.fit_face`) if any."""
     box = np.asarray(quad, np.float32).reshape(4, 2)
     candidates = [box, card_shaped(box, True), card_shaped(box, False)]
-    if face:
-        fitted = fit_face(image, box)
-        if fitted is not None:
-            candidates.append(fitted)
+    if fitted is not None:
+        candidates.append(np.asarray(fitted, np.float32).reshape(4, 2))
     return candidates
 
 

@@ -105,42 +105,29 @@ class Recogniser:
         """Each quad's reading and the quad it was read through: its own (with ``search``, a face's colour fit
         where found), or when that reading is unsure and ``search`` is on, the best-scored of its candidates
         (all unsure ones in one more network call)."""
+        boxes = np.asarray(corners, np.float32)
         face = read == self._read_faces
-        chosen = self._first_quads(image, corners) if face and self.search else np.asarray(corners, np.float32).copy()
-        reading, _, sure = read(crops_of(image, chosen), False)
+        # Faces are first read through their colour fit where one is found (else their box): a box straddling a
+        # stack's top and the edge of the card under it reads garbage, sometimes surely (sample round, every
+        # frame: 11 -> 5 illegal plays said, truth 1), while the fit takes the stack's outline.
+        fits = [fit_face(image, quad) for quad in boxes] if face and self.search else [None] * len(boxes)
+        chosen = np.array([box if fit is None else fit for box, fit in zip(boxes, fits, strict=True)], np.float32)
+        reading, _, sure = read(crops_of(image, chosen.reshape(-1, 4, 2)), False)
         unsure = np.flatnonzero(~sure)
         if not self.search or len(unsure) == 0:
-            return reading, chosen
-        owner, quads = self._candidates(image, np.asarray(corners, np.float32)[unsure], face=face)
+            return reading, chosen.reshape(-1, 4, 2)
+        owner, quads = _candidates([reading_candidates(boxes[i], fits[i]) for i in unsure])
         second, score, _ = read(crops_of(image, quads), True)
         best = _most_confident(owner, score, len(unsure))
         chosen[unsure] = quads[best]
         return _merged(reading, unsure, second, best), chosen
 
-    def _first_quads(self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32]) -> Quads:
-        """Faces are first read through their colour fit where one is found (else their own box): a box that
-        straddles a stack's top and the edge of the card under it reads garbage, sometimes surely (sample round,
-        every frame: 11 -> 5 illegal plays said, truth 1), while the fit takes the stack's outline."""
-        out = np.asarray(corners, np.float32).copy()
-        for i, quad in enumerate(out):
-            fitted = fit_face(image, quad)
-            if fitted is not None:
-                out[i] = fitted
-        return out
 
-    def _candidates(
-        self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], face: bool
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
-        """(which detection each candidate belongs to, the candidate quads (M, 4, 2))."""
-        if not self.search:
-            return np.arange(len(corners)), np.asarray(corners, np.float32)
-        owner: list[int] = []
-        quads: list[npt.NDArray[np.float32]] = []
-        for i, quad in enumerate(corners):
-            found = reading_candidates(image, quad, face)
-            owner.extend([i] * len(found))
-            quads.extend(found)
-        return np.array(owner, np.intp), np.array(quads, np.float32)
+def _candidates(per_detection: list[list[Quads]]) -> tuple[npt.NDArray[np.intp], Quads]:
+    """(which detection each candidate belongs to, all candidate quads (M, 4, 2))."""
+    owner = [i for i, found in enumerate(per_detection) for _ in found]
+    quads = [quad for found in per_detection for quad in found]
+    return np.array(owner, np.intp), np.array(quads, np.float32).reshape(-1, 4, 2)
 
 
 def _merged(first: Reading, where: npt.NDArray[np.intp], second: Reading, taken: npt.NDArray[np.intp]) -> Reading:

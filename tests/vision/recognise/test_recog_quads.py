@@ -13,6 +13,7 @@ from vision.recognise.augment import detector_box
 from vision.recognise.photos import card_quad, place, table
 from vision.recognise.quads import CARD_ASPECT, card_shaped, labelled_like, reading_candidates
 from vision.recognise.recogniser import Recogniser
+from vision.recognise.refine import fit_face
 from vision.render.back_art import BackLook, render_back
 from vision.render.card_art import FaceStyle, render_face
 
@@ -47,7 +48,7 @@ def test_card_shaped_boxes_keep_centre_area_and_angle_with_a_cards_aspect(
 
 def test_one_card_shaped_candidate_of_a_quarter_turned_box_is_the_card() -> None:
     card = card_quad((150, 120), 60, 25)
-    candidates = reading_candidates(np.zeros((240, 300, 3), np.uint8), _quarter_turned(card), face=False)
+    candidates = reading_candidates(_quarter_turned(card))
     assert min(_corner_error(c, card) for c in candidates) < 0.5
     assert _corner_error(candidates[0], card) > 5  # the box itself is not
 
@@ -64,7 +65,7 @@ def test_every_candidate_runs_the_same_way_round_as_the_box(angle: float) -> Non
     card = card_quad((200, 150), 70, angle)
     cv2.fillConvexPoly(picture, np.round(card).astype(np.int32), (0, 0, 220))  # a red face: the colour fit runs
     box = card_quad((204, 147), 74, angle + 12)
-    candidates = reading_candidates(picture, box, face=True)
+    candidates = reading_candidates(box, fit_face(picture, box))
     assert len(candidates) == 4  # the box, two card-shaped ones and the colour fit
     assert all(np.sign(_turning(c)) == np.sign(_turning(box)) for c in candidates)
 
