@@ -31,10 +31,10 @@ from referee.service.feed import FeedSpec, NewestFrame, describe, paced, wall_ti
 from referee.service.hub import Hub
 from referee.service.overlay import overlay_state, picture
 from referee.service.sheets import score_sheet
-from referee.session import Session, SessionSettings
+from referee.session import COUNT_EVERY_S, Session, SessionSettings
 from referee.sightings import FrameSightings
 from referee.store import RoundRow, SessionRow, Store
-from referee.tracker import Referee, RefereeSettings
+from referee.tracker import Phase, Referee, RefereeSettings
 from vision.geometry import TableGeometry
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame
@@ -114,6 +114,7 @@ class LiveTable:
         self.lag_ms: deque[float] = deque(maxlen=300)
         """How late each frame was taken after it came (a file's own time; a camera's arrival)."""
         self.frames_taken = 0
+        self._thorough_t = float("-inf")  # when the count last read a frame thoroughly
         self.dropped = 0
         """Frames the pipeline had no time for, since the server started."""
         self._lock = threading.RLock()
@@ -224,8 +225,17 @@ class LiveTable:
                 self.geometry = self.runner.find_geometry([frame], (frame.image.shape[1], frame.image.shape[0]))
             if self.geometry is None:
                 return Unread.NO_TABLE_YET
-        detections, visible = self.vision.read(frame)
+        detections, visible = self.vision.read(frame, thorough=self._counting_read(frame.t))
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
+
+    def _counting_read(self, t: float) -> bool:
+        """Whether this frame is read thoroughly: once the centre is gathered the spreads' small, fanned backs need
+        several detector passes; they lie still, so one such reading a second (COUNT_EVERY_S) keeps the feed live."""
+        rnd = self.round
+        if rnd is None or rnd.referee.phase is not Phase.COUNTING or t - self._thorough_t < COUNT_EVERY_S:
+            return False
+        self._thorough_t = t
+        return True
 
     def _source_ended(self) -> None:
         with self._lock:
