@@ -24,7 +24,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -33,8 +33,9 @@ import numpy as np
 from referee.events import Event, IllegalPlay
 from referee.session_result import Emitted, ExitCode, SessionResult
 from referee.session_vision import DetectorVision, OracleVision, Source, Vision
-from referee.sightings import card_quad
+from referee.sightings import FrameSightings, card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
+from referee.tracker.seats import SeatSorter
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
 from vision.change import ChangeGate, Region
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
@@ -110,6 +111,8 @@ class Session:
     def __init__(self, vision: Vision, settings: SessionSettings | None = None) -> None:
         self.vision = vision
         self.settings = settings or SessionSettings()
+        self.opening: FrameSightings | None = None
+        """The cards lying on the table before play (the first frame), on the table plane: the seats."""
 
     # ---- geometry
 
@@ -118,7 +121,7 @@ class Session:
         if self.settings.geometry is not None:
             return self.settings.geometry
         quads: list[np.ndarray] = []
-        first: np.ndarray | None = None
+        first: Any = None
         for frame in samples:
             detections, visible = self.vision.read(frame)
             keep = detections.confidence >= 0.5
@@ -126,7 +129,7 @@ class Session:
                 keep &= visible >= 0.9  # whole cards only: a half-covered quad is not a rectangle
             if first is None:  # the seats: every card found (the detector's scores are too low to sift them:
                 # keeping >= 0.5 left 3 of the sample's 18 starting cards, all in one row, and a centre off by 250 mm)
-                first = detections.corners if visible is None else detections.corners[visible >= 0.9]
+                first = detections if visible is None else detections[visible >= 0.25]  # cut by the frame too
             quads.extend(detections.corners[keep])
         if not quads:
             return None
@@ -134,8 +137,11 @@ class Session:
             geometry = fit_from_cards(np.asarray(quads), size)
         except NoTableError:
             return None
-        zones = centre_zone_from_seats(geometry, first if first is not None else np.zeros((0, 4, 2)))
-        return geometry.with_zones(zones)
+        zones = centre_zone_from_seats(geometry, first.corners if first is not None else np.zeros((0, 4, 2)))
+        geometry = geometry.with_zones(zones)
+        if first is not None and len(first):
+            self.opening = to_sightings(first, geometry, t=0.0, frame=0)
+        return geometry
 
     def sample_times(self, info: VideoInfo) -> list[float]:
         """When to look for the table plane: the first frame (what lies there before play) and spread over the
@@ -182,6 +188,19 @@ class Session:
         return result
 
 
+def _with_seats(settings: RefereeSettings, opening: FrameSightings | None, geometry: TableGeometry) -> RefereeSettings:
+    """The referee's settings with the seats learnt from the opening cards, so that the cards laid out after the
+    round are sorted by seat (see :mod:`referee.tracker.seats`); unchanged without opening cards or when a
+    sorter is given."""
+    if settings.sorter is not None or opening is None or not opening.sightings:
+        return settings
+    zone = geometry.zones.centre
+    places = np.asarray([s.centre for s in opening.sightings], np.float64)
+    middle = np.asarray(zone, np.float64).mean(axis=0) if zone else places.mean(axis=0)
+    sorter = SeatSorter.from_opening(opening.sightings, (float(middle[0]), float(middle[1])), zone)
+    return replace(settings, sorter=sorter)
+
+
 class _Loop:
     """One pass over the frames; holds the referee and the bookkeeping for sinks and the report."""
 
@@ -201,7 +220,7 @@ class _Loop:
         self.geometry = geometry
         self.video_out = video_out
         self.progress = progress
-        self.referee = Referee(session.settings.referee)
+        self.referee = Referee(_with_seats(session.settings.referee, session.opening, geometry))
         self.stopped = False
         self._heights: dict[int, int] = {}
         # with a stride the tracker sees every k-th frame: one reading repeated spans k frames per repeat

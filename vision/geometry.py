@@ -326,6 +326,9 @@ def centre_zone_from_seats(geometry: TableGeometry, seat_quads: npt.ArrayLike, *
     follows the players wherever they sit and however the camera is aimed. (A disc round the cards' mean,
     reaching to the nearest card, was the first version: with three players whose rows lie unevenly, it left
     out a stack lying between two rows.)
+    To that is added the disc round their middle reaching short of the nearest card by 1.5 reaches: two players
+    face each other across the centre and stack beside it too, where the hull of their two rows does not reach
+    (a seeded two-player round lost a whole stack lying 35 mm beside the hull).
     When the cards enclose too little for that (one row in view, or players huddled), the zone is a disc round
     their middle, at least ``minimum`` mm across; with no such cards in view (a camera that frames only the
     centre), the whole view is the centre.
@@ -341,11 +344,11 @@ def centre_zone_from_seats(geometry: TableGeometry, seat_quads: npt.ArrayLike, *
         return Zones()
     centres = geometry.to_table(quads.mean(axis=1))
     clearance = _CARD_HALF_DIAGONAL + 10.0
-    ring = _inside_the_ring(centres, clearance)
-    if ring is not None and _polygon_area(ring) >= math.pi * minimum**2:
-        return Zones(centre=ring)
     middle = centres.mean(axis=0)
     nearest = float(np.min(np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1])))
+    ring = _inside_the_ring(centres, clearance, disc=(middle, nearest - 1.5 * clearance))
+    if ring is not None and _polygon_area(ring) >= math.pi * minimum**2:
+        return Zones(centre=ring)
     radius = max(minimum, nearest - clearance)
     return Zones.centre_disc(radius, at=(float(middle[0]), float(middle[1])))
 
@@ -353,16 +356,21 @@ def centre_zone_from_seats(geometry: TableGeometry, seat_quads: npt.ArrayLike, *
 _ZONE_MM_PER_PX = 2.0
 
 
-def _inside_the_ring(centres: npt.NDArray[np.float64], clearance: float) -> tuple[Point, ...] | None:
-    """The hull of ``centres`` shrunk by ``clearance`` and less a disc of it round each, as a polygon (None:
-    nothing enclosed).
+def _inside_the_ring(
+    centres: npt.NDArray[np.float64], clearance: float, disc: tuple[npt.NDArray[np.float64], float] | None = None
+) -> tuple[Point, ...] | None:
+    """The hull of ``centres`` shrunk by ``clearance``, joined with ``disc`` (middle, radius), less a disc of
+    ``clearance`` round each card, as a polygon (None: nothing enclosed).
 
     Drawn on a 2 mm raster, which is far finer than where a card may lie; the largest piece is kept."""
     if len(centres) < 3:
         return None
-    origin = centres.min(axis=0) - 2 * _ZONE_MM_PER_PX
+    low, high = centres.min(axis=0), centres.max(axis=0)
+    if disc is not None and disc[1] > 0:
+        low, high = np.minimum(low, disc[0] - disc[1]), np.maximum(high, disc[0] + disc[1])
+    origin = low - 2 * _ZONE_MM_PER_PX
     points = (centres - origin) / _ZONE_MM_PER_PX
-    size = np.ceil(points.max(axis=0)).astype(int) + 4
+    size = np.ceil((high - origin) / _ZONE_MM_PER_PX).astype(int) + 4
     mask = np.zeros((int(size[1]), int(size[0])), np.uint8)
     hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
     cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
@@ -371,6 +379,9 @@ def _inside_the_ring(centres: npt.NDArray[np.float64], clearance: float) -> tupl
     # them) and round every card (a pile or a row card lying inside the hull)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     inner = np.ascontiguousarray(cv2.erode(mask, kernel), np.uint8)
+    if disc is not None and disc[1] > 0:
+        at = (disc[0] - origin) / _ZONE_MM_PER_PX
+        cv2.circle(inner, (round(float(at[0])), round(float(at[1]))), round(disc[1] / _ZONE_MM_PER_PX), 255, -1)
     for x, y in points:
         cv2.circle(inner, (round(x), round(y)), reach, 0, -1)
     contours, _ = cv2.findContours(inner, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -1,0 +1,115 @@
+"""The seats, learnt from the cards lying on the table before play, and where each card after the round belongs.
+
+Before the first card is played every player's places are laid out round the centre: the row, the Ligretto
+pile and the hand stack, whose back names its owner. After the stop, cards are laid out for counting in one of
+two places relative to a player's places (``ligretto-rules.md``, "Scoring"): the centre cards, sorted by back,
+either spread where the stacks lay (in the centre zone) or handed back to their owner and laid between that
+player's places and the centre; and the player's Ligretto-pile leftovers, laid out beyond the places. So a card
+seen after the round is sorted by its distance from the table's middle, compared with the places in line with
+it: nearer the middle than those places it is a centre card, farther it is a leftover (face up too). Level with
+them, a face is a row card and counts for nothing, and a back is a leftover laid where the row was (the hands are
+turned up after the round, so the only backs left lying are cards laid out to count).
+
+A card laid out in front of a player is that player's: the seat's owner is a surer witness than a back read on
+a thin strip of a fanned card. The owner is the back read on the seat's face-down cards before play (None when
+none was read there: the card's own back then decides).
+
+>>> places = [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.face_at("g4", (70.0, 500.0))]
+>>> sorter = SeatSorter.from_opening(places, middle=(0.0, 0.0))
+>>> frame = FrameSightings(60.0, 1800, ())
+>>> [sorter(Sighting.back_at("blue-blue", (30.0, y)), frame) for y in (380.0, 500.0, 620.0)]
+[('centre', 'red-red'), ('leftover', 'red-red'), ('leftover', 'red-red')]
+>>> sorter(Sighting.face_at("g4", (30.0, 500.0)), frame) is None  # a row card
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from referee.sightings import FrameSightings, Point, Sighting
+
+IN_LINE_MM = CARD_WIDTH_MM * 1.5
+"""A place is in line with a card when it lies this close to the line from the middle through the card: a row
+card is a card width wide, and a spread runs along the row it lies before."""
+CLEAR_MM = 0.4 * CARD_HEIGHT_MM
+"""How far beyond the places (or short of them) a card must lie to be a leftover (or a centre card): the places
+are cards lying askew, their centres within half a card of their line, and a spread lies a card's height away."""
+OWNER_REACH_MM = 4 * CARD_WIDTH_MM
+"""The farthest a seat's owning back (its hand stack) lies sideways from a card laid out in front of that seat:
+a row of five and the piles beside it."""
+
+
+@dataclass(frozen=True)
+class _Place:
+    radius: float
+    angle: float
+    owner: str | None
+
+
+class SeatSorter:
+    """A :data:`referee.tracker.counting.Sorter` that knows the seats (see the module docstring)."""
+
+    def __init__(self, places: Iterable[_Place], middle: Point) -> None:
+        self.places = tuple(places)
+        self.middle = middle
+
+    @classmethod
+    def from_opening(cls, sightings: Iterable[Sighting], middle: Point, zone: tuple[Point, ...] | None = None) -> SeatSorter:
+        """The seats from the cards lying on the table before play (those outside the centre ``zone``); a back
+        read there with confidence names the owner of the places round it."""
+        opening = FrameSightings(0.0, 0, (), zone)
+        places = []
+        for s in sightings:
+            if zone is not None and opening.in_zone(s):
+                continue
+            radius, angle = _polar(s.centre, middle)
+            owner = s.back if s.kind == "back" and s.back and s.identity_confidence >= 0.5 else None
+            places.append(_Place(radius, angle, owner))
+        return cls(places, middle)
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """The backs read at the seats, one per player seen (in order round the table)."""
+        ordered = sorted((p.angle, p.owner) for p in self.places if p.owner)
+        return tuple(dict.fromkeys(owner for _, owner in ordered if owner))
+
+    def __call__(self, sighting: Sighting, frame: FrameSightings) -> tuple[str, str | None] | None:
+        if frame.zone is not None and frame.in_zone(sighting):
+            return ("centre", None) if sighting.kind == "back" else None
+        radius, angle = _polar(sighting.centre, self.middle)
+        in_line = [p for p in self.places if _sideways(p, radius, angle) <= IN_LINE_MM]
+        if not in_line:  # no seat here (a camera that saw no places): the centre zone alone decides
+            return None if frame.zone is not None or sighting.kind != "back" else ("centre", None)
+        owner = self._owner_near(radius, angle)
+        if radius > max(p.radius for p in in_line) + CLEAR_MM:
+            return ("leftover", owner)  # face up too: a leftover laid out face up is still its owner's
+        if sighting.kind != "back":
+            return None  # a row card
+        if radius < min(p.radius for p in in_line) - CLEAR_MM:
+            return ("centre", owner)
+        # level with the places: after the round the only backs left there are cards laid out to count
+        # (hands are turned up), and a pile's leftovers laid where the row was are leftovers all the same
+        return ("leftover", owner)
+
+    def _owner_near(self, radius: float, angle: float) -> str | None:
+        owned = [(abs(_sideways(p, radius, angle)), p.owner) for p in self.places if p.owner]
+        near = [(d, owner) for d, owner in owned if d <= OWNER_REACH_MM]
+        return min(near)[1] if near else None
+
+
+def _polar(point: Point, middle: Point) -> tuple[float, float]:
+    dx, dy = point[0] - middle[0], point[1] - middle[1]
+    return math.hypot(dx, dy), math.atan2(dy, dx)
+
+
+def _sideways(place: _Place, radius: float, angle: float) -> float:
+    """How far ``place`` lies from the line from the middle through a point at (``radius``, ``angle``), measured
+    at the place (infinite when it lies on the other side of the middle)."""
+    turn = (place.angle - angle + math.pi) % (2 * math.pi) - math.pi
+    if abs(turn) >= math.pi / 2:
+        return math.inf
+    return abs(place.radius * math.sin(turn))
