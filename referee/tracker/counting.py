@@ -81,8 +81,19 @@ class _Spot:
     y: float
     in_centre: bool
     born: int
+    in_zone: bool = False
     votes: dict[str, float] = field(default_factory=dict)
     hits: deque[int] = field(default_factory=deque)
+
+    def best(self, votes: Mapping[str, float] | None = None) -> str:
+        votes = self.votes if votes is None else votes
+        named = {b: v for b, v in votes.items() if b != UNKNOWN_BACK and v > 0}
+        return max(named, key=lambda b: named[b]) if named else UNKNOWN_BACK
+
+
+SPREAD_LINK_MM = 40.0
+"""Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
+a fan leaves twice that); two spreads lie a card's height or more apart."""
 
 
 class SpreadCounter:
@@ -131,7 +142,7 @@ class SpreadCounter:
             spot = spot_of.get(i)
             if spot is None:
                 x, y = sighting.centre
-                spot = _Spot(x, y, place[0] == "centre", self._index)
+                spot = _Spot(x, y, place[0] == "centre", self._index, frame.in_zone(sighting))
                 self._spots.append(spot)
             self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
 
@@ -153,23 +164,61 @@ class SpreadCounter:
         while spot.hits and spot.hits[0] <= self._index - self.window:
             spot.hits.popleft()
 
+    def _present(self, spot: _Spot) -> bool:
+        recent = sum(1 for f in self._frames if f >= spot.born)
+        hits = sum(1 for h in spot.hits if h > self._index - self.window)
+        return recent > 0 and hits >= self.min_ratio * recent
+
     @property
     def frames(self) -> int:
         return self._index
 
     def count(self) -> SpreadCount:
-        """The cards present now: spots seen in at least ``min_ratio`` of the recent frames since they appeared."""
+        """The cards present now: spots seen in at least ``min_ratio`` of the recent frames since they appeared.
+
+        Spots are read as spreads (chains of cards each within :data:`SPREAD_LINK_MM` of the next). A spread
+        reaching into the centre zone is the centre spread laid where the stacks were, its cards of any back
+        (each by its own vote), though its fan may run out of the zone. A spread wholly outside lies before one
+        player, so it is one player's: all its cards take the spread's vote (a back is surer read on the whole
+        fan, and its top card, than on one thin strip), and it is the centre's or a leftover as most of its
+        cards were sorted."""
         centre: Counter[str] = Counter()
         leftover: Counter[str] = Counter()
-        for spot in self._spots:
-            recent = [f for f in self._frames if f >= spot.born]
-            hits = sum(1 for h in spot.hits if h > self._index - self.window)
-            if not recent or hits < self.min_ratio * len(recent):
+        present = [spot for spot in self._spots if self._present(spot)]
+        for spread in _spreads(present, SPREAD_LINK_MM):
+            if any(spot.in_zone for spot in spread):
+                for spot in spread:
+                    centre[spot.best()] += 1
                 continue
-            back = max(spot.votes, key=lambda b: spot.votes[b])
-            (centre if spot.in_centre else leftover)[back] += 1
+            votes: Counter[str] = Counter()
+            for spot in spread:
+                votes.update(spot.votes)
+            back = spread[0].best(votes)
+            in_centre = sum(spot.in_centre for spot in spread) * 2 > len(spread)
+            (centre if in_centre else leftover)[back] += len(spread)
         unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)
         return SpreadCount(dict(sorted(centre.items())), dict(sorted(leftover.items())), unknown_c, unknown_l)
+
+
+def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
+    """``spots`` in chains: single linkage at ``link`` mm."""
+    parent = list(range(len(spots)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(spots):
+        for j in range(i + 1, len(spots)):
+            b = spots[j]
+            if abs(a.x - b.x) <= link and abs(a.y - b.y) <= link and math.hypot(a.x - b.x, a.y - b.y) <= link:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[_Spot]] = {}
+    for i, spot in enumerate(spots):
+        groups.setdefault(root(i), []).append(spot)
+    return list(groups.values())
 
 
 def cross_check(

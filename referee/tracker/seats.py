@@ -38,9 +38,12 @@ card is a card width wide, and a spread runs along the row it lies before."""
 CLEAR_MM = 0.4 * CARD_HEIGHT_MM
 """How far beyond the places (or short of them) a card must lie to be a leftover (or a centre card): the places
 are cards lying askew, their centres within half a card of their line, and a spread lies a card's height away."""
-OWNER_REACH_MM = 4 * CARD_WIDTH_MM
+OWNER_REACH_MM = 5 * CARD_WIDTH_MM
 """The farthest a seat's owning back (its hand stack) lies sideways from a card laid out in front of that seat:
 a row of five and the piles beside it."""
+AMBIGUOUS = 1.5
+"""A second owner this many times as far as the nearest makes the card's seat unsure (eight players sit a row's
+length apart)."""
 
 
 @dataclass(frozen=True)
@@ -81,10 +84,14 @@ class SeatSorter:
         if frame.zone is not None and frame.in_zone(sighting):
             return ("centre", None) if sighting.kind == "back" else None
         radius, angle = _polar(sighting.centre, self.middle)
-        in_line = [p for p in self.places if _sideways(p, radius, angle) <= IN_LINE_MM]
-        if not in_line:  # no seat here (a camera that saw no places): the centre zone alone decides
-            return None if frame.zone is not None or sighting.kind != "back" else ("centre", None)
+        # the places in line with the card, else (the end of a long spread, places cut off by the frame) the
+        # places of the seat it lies before
+        in_line = [p for p in self.places if _sideways(p, radius, angle) <= IN_LINE_MM] or [
+            p for p in self.places if _sideways(p, radius, angle) <= OWNER_REACH_MM
+        ]
         owner = self._owner_near(radius, angle)
+        if not in_line:  # no seat seen here: outside the centre zone is a leftover, as without seats
+            return ("leftover", owner) if sighting.kind == "back" else None
         if radius > max(p.radius for p in in_line) + CLEAR_MM:
             return ("leftover", owner)  # face up too: a leftover laid out face up is still its owner's
         if sighting.kind != "back":
@@ -96,9 +103,16 @@ class SeatSorter:
         return ("leftover", owner)
 
     def _owner_near(self, radius: float, angle: float) -> str | None:
-        owned = [(abs(_sideways(p, radius, angle)), p.owner) for p in self.places if p.owner]
-        near = [(d, owner) for d, owner in owned if d <= OWNER_REACH_MM]
-        return min(near)[1] if near else None
+        """The back owning the places nearest the line through a card; None when none is within reach or two
+        owners are about as near (a card laid between two seats)."""
+        nearest: dict[str, float] = {}
+        for p in self.places:
+            if p.owner:
+                nearest[p.owner] = min(nearest.get(p.owner, math.inf), _sideways(p, radius, angle))
+        ranked = sorted((d, owner) for owner, d in nearest.items() if d <= OWNER_REACH_MM)
+        if not ranked or (len(ranked) > 1 and ranked[1][0] < AMBIGUOUS * ranked[0][0]):
+            return None
+        return ranked[0][1]
 
 
 def _polar(point: Point, middle: Point) -> tuple[float, float]:

@@ -174,3 +174,12 @@ def test_players_huddled_together_leave_a_disc_of_the_least_size():
 
 def test_without_seat_cards_in_view_the_whole_view_is_the_centre():
     assert centre_zone_from_seats(TableGeometry(np.eye(3)), np.zeros((0, 4, 2))) == Zones()
+
+
+def test_two_players_facing_each_other_stack_beside_their_rows_too() -> None:
+    # a seeded two-player round: rows of five across the table, a stack 35 mm beside the hull of the rows
+    seats = _rows(((-140, -420), (70, 0), 5), ((-140, 420), (70, 0), 5))
+    zones = centre_zone_from_seats(TableGeometry(np.eye(3)), seats)
+    assert zones.contains_centre((-235.0, -49.0)) and zones.contains_centre((0.0, 0.0))
+    for row_card in ((-140.0, -420.0), (140.0, 420.0), (0.0, 360.0)):
+        assert not zones.contains_centre(row_card), row_card

@@ -1,0 +1,96 @@
+"""After the round: the seats learnt before play sort the cards laid out to count, and spreads are read whole."""
+
+from __future__ import annotations
+
+import math
+
+from referee.cards import CARD_HEIGHT_MM
+from referee.sightings import FrameSightings, Sighting
+from referee.tracker.counting import SpreadCounter
+from referee.tracker.seats import SeatSorter
+
+ZONE = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+
+
+def _seat(owner: str, y: float) -> list[Sighting]:
+    """One player's places on the line y (the row of faces and, at its end, the hand stack showing ``owner``)."""
+    return [*(Sighting.face_at("g4", (x, y)) for x in (-140.0, -70.0, 0.0, 70.0)), Sighting.back_at(owner, (140.0, y))]
+
+
+def _sorter() -> SeatSorter:
+    return SeatSorter.from_opening([*_seat("red-red", 400.0), *_seat("blue-blue", -400.0)], (0.0, 0.0), ZONE)
+
+
+def _frame(*sightings: Sighting, t: float = 60.0) -> FrameSightings:
+    return FrameSightings(t, round(t * 30), tuple(sightings), ZONE)
+
+
+def test_cards_laid_before_a_players_places_are_centre_cards_of_that_player_and_those_beyond_are_leftovers() -> None:
+    sorter = _sorter()
+    before = Sighting.back_at(None, (-100.0, 400.0 - 1.2 * CARD_HEIGHT_MM))
+    beyond = Sighting.back_at("blue-blue", (-100.0, 400.0 + 1.15 * CARD_HEIGHT_MM))  # misread: the seat decides
+    assert sorter(before, _frame(before)) == ("centre", "red-red")
+    assert sorter(beyond, _frame(beyond)) == ("leftover", "red-red")
+    far_side = Sighting.back_at(None, (50.0, -400.0 - 1.15 * CARD_HEIGHT_MM))
+    assert sorter(far_side, _frame(far_side)) == ("leftover", "blue-blue")
+
+
+def test_a_face_level_with_the_places_is_a_row_card_and_a_back_there_is_a_leftover() -> None:
+    sorter = _sorter()
+    row = Sighting.face_at("r5", (-70.0, 405.0))
+    laid = Sighting.back_at("red-red", (-70.0, 405.0))
+    assert sorter(row, _frame(row)) is None
+    assert sorter(laid, _frame(laid)) == ("leftover", "red-red")
+
+
+def test_a_back_in_the_centre_zone_is_a_centre_card_whose_back_alone_names_its_owner() -> None:
+    sorter = _sorter()
+    centre = Sighting.back_at("blue-blue", (20.0, 30.0))
+    assert sorter(centre, _frame(centre)) == ("centre", None)
+
+
+def test_the_owners_are_the_backs_read_on_the_seats_before_play() -> None:
+    assert set(_sorter().owners) == {"red-red", "blue-blue"}
+
+
+def test_a_card_between_two_seats_about_as_far_from_both_has_no_owner() -> None:
+    places = [Sighting.back_at("red-red", (300.0, 300.0)), Sighting.back_at("blue-blue", (-300.0, 300.0))]
+    sorter = SeatSorter.from_opening(places, (0.0, 0.0), ZONE)
+    between = Sighting.back_at("blue-blue", (0.0, 450.0))
+    assert sorter(between, _frame(between))[1] is None  # type: ignore[index]
+
+
+def _count(frames: list[FrameSightings], sorter: SeatSorter | None = None) -> tuple[dict[str, int], dict[str, int]]:
+    counter = SpreadCounter(sorter)
+    for frame in frames:
+        counter.add(frame)
+    count = counter.count()
+    return count.centre, count.leftover
+
+
+def test_a_fan_laid_before_a_player_is_counted_whole_for_that_player_though_its_strips_read_as_other_backs() -> None:
+    y = 400.0 - 1.2 * CARD_HEIGHT_MM
+    misreads = ["red-red", "blue-blue", "red-red", None, "red-red", "blue-blue", "red-red", "red-red"]
+    fan = [Sighting.back_at(back, (-100.0 + 14.0 * i, y)) for i, back in enumerate(misreads)]
+    frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({"red-red": 8}, {})
+
+
+def test_without_an_owner_a_fan_outside_the_centre_takes_the_backs_read_most_on_it() -> None:
+    fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 600.0)) for i, b in enumerate(["pink", "pink", "black", "pink"])]
+    frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames) == ({}, {"pink": 4})
+
+
+def test_a_centre_fan_running_out_of_the_zone_is_the_centre_spread_each_card_by_its_own_back() -> None:
+    backs = ["red-red", "blue-blue", "red-red", "blue-blue", "blue-blue"]
+    fan = [Sighting.back_at(b, (200.0 + 14.0 * i, 0.0)) for i, b in enumerate(backs)]  # 200..256 mm: leaves the zone
+    frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames) == ({"blue-blue": 3, "red-red": 2}, {})
+
+
+def test_two_fans_a_card_height_apart_are_two_spreads() -> None:
+    near = [Sighting.back_at("pink", (-60.0 + 14.0 * i, 500.0)) for i in range(3)]
+    far = [Sighting.back_at("black", (-60.0 + 14.0 * i, 500.0 + CARD_HEIGHT_MM)) for i in range(3)]
+    frames = [_frame(*near, *far, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames) == ({}, {"black": 3, "pink": 3})
