@@ -45,6 +45,12 @@ class Phase(StrEnum):
     SCORED = "scored"
 
 
+SPREAD_BACKS = 6
+SPREAD_SHARE = 0.2
+"""The centre spread is seen (and play over) when at least this many backs, and this share of the cards the
+stacks hold, lie in the centre for ``gather_s``."""
+
+
 @dataclass(frozen=True)
 class RefereeSettings:
     """``zone``: the centre zone on the table plane when the frames do not carry one (None: everywhere).
@@ -87,6 +93,7 @@ class Referee:
         self.warnings: tuple[CountWarning, ...] = ()
         self._last_count: SpreadCount | None = None
         self._count_since = 0.0
+        self._spread_since: float | None = None
         self._t, self._frame = 0.0, 0
 
     @property
@@ -142,13 +149,23 @@ class Referee:
         """Play is over and the centre gathered: every stack out of view, face-down cards in the centre."""
         if not self.centre.stacks:
             return False
+        sort = self.counter.sorter
+        backs = sum(1 for s in frame.backs if (sort(s, frame) or ("", None))[0] == "centre")
+        # the centre spread laid out: face-down cards where the stacks were, a good share of the centre's cards,
+        # for a while, though a misread face keeps a stack in view (cards are face up in play: a few backs in
+        # the centre are misreads or a card turning, never a fifth of the stacks for seconds on end)
+        heights = sum(stack.height for stack in self.centre.stacks)
+        if backs >= max(SPREAD_BACKS, SPREAD_SHARE * heights):
+            self._spread_since = self._t if self._spread_since is None else self._spread_since
+            if self._t - self._spread_since >= self.settings.gather_s:
+                return True
+        else:
+            self._spread_since = None
         open_piles = [p for p in self.tracker.stacks if self.judge.stack_of(p.id) is not None]
         if not open_piles:
             return True  # every stack timed out of view
         if any(self.tracker.unseen_for(p.id) < self.settings.gather_s for p in open_piles):
             return False
-        sort = self.counter.sorter
-        backs = sum(1 for s in frame.backs if (sort(s, frame) or ("", None))[0] == "centre")
         return backs >= self.settings.gather_min_backs
 
     def _gather(self) -> list[Event]:
