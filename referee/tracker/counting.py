@@ -91,6 +91,9 @@ class _Spot:
         return max(named, key=lambda b: named[b]) if named else UNKNOWN_BACK
 
 
+ALIKE_CARDS = 4
+ALIKE_SHARE = 0.7
+"""A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -164,6 +167,22 @@ class SpreadCounter:
         while spot.hits and spot.hits[0] <= self._index - self.window:
             spot.hits.popleft()
 
+    def _stranger_owner(self, spread: Sequence[_Spot], votes: Mapping[str, float], back: str) -> str | None:
+        """The owner of the seat a centre fan lies before, when the fan reads as one back that no seat has (a
+        fan read alike is one player's, as when the centre is handed back sorted; a back no player showed at
+        the start is a misread strip); None otherwise: each card counts by its own back."""
+        owners = getattr(self.sorter, "owners", ())
+        owner_at = getattr(self.sorter, "owner_at", None)
+        named = sum(v for b, v in votes.items() if b != UNKNOWN_BACK)
+        if owner_at is None or not owners or back in owners or back == UNKNOWN_BACK or len(spread) < ALIKE_CARDS:
+            return None
+        if votes[back] < ALIKE_SHARE * named:
+            return None
+        x = sum(spot.x for spot in spread) / len(spread)
+        y = sum(spot.y for spot in spread) / len(spread)
+        owner: str | None = owner_at((x, y))
+        return owner
+
     def _present(self, spot: _Spot) -> bool:
         recent = sum(1 for f in self._frames if f >= spot.born)
         hits = sum(1 for h in spot.hits if h > self._index - self.window)
@@ -186,14 +205,15 @@ class SpreadCounter:
         leftover: Counter[str] = Counter()
         present = [spot for spot in self._spots if self._present(spot)]
         for spread in _spreads(present, SPREAD_LINK_MM):
-            if any(spot.in_zone for spot in spread):
-                for spot in spread:
-                    centre[spot.best()] += 1
-                continue
             votes: Counter[str] = Counter()
             for spot in spread:
                 votes.update(spot.votes)
             back = spread[0].best(votes)
+            if any(spot.in_zone for spot in spread):
+                owner = self._stranger_owner(spread, votes, back)
+                for spot in spread:
+                    centre[owner or spot.best()] += 1
+                continue
             in_centre = sum(spot.in_centre for spot in spread) * 2 > len(spread)
             (centre if in_centre else leftover)[back] += len(spread)
         unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)

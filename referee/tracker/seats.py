@@ -102,6 +102,10 @@ class SeatSorter:
         # (hands are turned up), and a pile's leftovers laid where the row was are leftovers all the same
         return ("leftover", owner)
 
+    def owner_at(self, point: Point) -> str | None:
+        """The owner of the seat a card at ``point`` lies before (None: unknown or unsure)."""
+        return self._owner_near(*_polar(point, self.middle))
+
     def _owner_near(self, radius: float, angle: float) -> str | None:
         """The back owning the places nearest the line through a card; None when none is within reach or two
         owners are about as near (a card laid between two seats)."""
