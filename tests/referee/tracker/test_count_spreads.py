@@ -94,3 +94,17 @@ def test_two_fans_a_card_height_apart_are_two_spreads() -> None:
     far = [Sighting.back_at("black", (-60.0 + 14.0 * i, 500.0 + CARD_HEIGHT_MM)) for i in range(3)]
     frames = [_frame(*near, *far, t=60.0 + k / 30) for k in range(10)]
     assert _count(frames) == ({}, {"black": 3, "pink": 3})
+
+
+def test_a_centre_fan_read_alike_as_a_back_no_seat_showed_is_the_fan_of_the_seat_it_lies_before() -> None:
+    # the centre handed back sorted, one fan lying in the centre zone before red-red's seat; its strips misread
+    fan = [Sighting.back_at("blue-green", (-60.0 + 14.0 * i, 200.0)) for i in range(6)]
+    frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({"red-red": 6}, {})
+
+
+def test_a_centre_fan_of_backs_the_seats_showed_counts_card_by_card() -> None:
+    backs = ["red-red", "blue-blue", "blue-blue", "red-red", "blue-blue"]
+    fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0)) for i, b in enumerate(backs)]
+    frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({"blue-blue": 3, "red-red": 2}, {})
