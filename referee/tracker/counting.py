@@ -180,8 +180,7 @@ class SpreadCounter:
             return None
         x = sum(spot.x for spot in spread) / len(spread)
         y = sum(spot.y for spot in spread) / len(spread)
-        owner: str | None = owner_at((x, y))
-        return owner
+        return owner_at((x, y))
 
     def _present(self, spot: _Spot) -> bool:
         recent = sum(1 for f in self._frames if f >= spot.born)
@@ -200,7 +199,8 @@ class SpreadCounter:
         (each by its own vote), though its fan may run out of the zone. A spread wholly outside lies before one
         player, so it is one player's: all its cards take the spread's vote (a back is surer read on the whole
         fan, and its top card, than on one thin strip), and it is the centre's or a leftover as most of its
-        cards were sorted."""
+        cards were sorted. A centre spread read alike as a back no seat showed is its seat's owner's (see
+        :meth:`_stranger_owner`)."""
         centre: Counter[str] = Counter()
         leftover: Counter[str] = Counter()
         present = [spot for spot in self._spots if self._present(spot)]

@@ -61,7 +61,9 @@ class SeatSorter:
         self.middle = middle
 
     @classmethod
-    def from_opening(cls, sightings: Iterable[Sighting], middle: Point, zone: tuple[Point, ...] | None = None) -> SeatSorter:
+    def from_opening(
+        cls, sightings: Iterable[Sighting], middle: Point, zone: tuple[Point, ...] | None = None
+    ) -> SeatSorter:
         """The seats from the cards lying on the table before play (those outside the centre ``zone``); a back
         read there with confidence names the owner of the places round it."""
         opening = FrameSightings(0.0, 0, (), zone)
