@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from referee.sightings import FrameSightings, Point, Sighting
+from referee.sightings import FrameSightings, Point, Sighting, point_in_polygon
 
 IN_LINE_MM = CARD_WIDTH_MM * 1.5
 """A place is in line with a card when it lies this close to the line from the middle through the card: a row
@@ -66,10 +66,9 @@ class SeatSorter:
     ) -> SeatSorter:
         """The seats from the cards lying on the table before play (those outside the centre ``zone``); a back
         read there with confidence names the owner of the places round it."""
-        opening = FrameSightings(0.0, 0, (), zone)
         places = []
         for s in sightings:
-            if zone is not None and opening.in_zone(s):
+            if zone is not None and point_in_polygon(s.centre, zone):
                 continue
             radius, angle = _polar(s.centre, middle)
             owner = s.back if s.kind == "back" and s.back and s.identity_confidence >= 0.5 else None
