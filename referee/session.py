@@ -123,7 +123,9 @@ class Session:
         quads: list[np.ndarray] = []
         first: Any = None
         for frame in samples:
-            detections, visible = self.vision.read(frame)
+            # the opening frame is read thoroughly: the seats are learnt from it once, and one pass misses (or
+            # takes for a face) a hand stack's back (seed 98000, two players: one of the two owners was lost)
+            detections, visible = self.vision.read(frame, thorough=first is None)
             keep = detections.confidence >= 0.5
             if visible is not None:
                 keep &= visible >= 0.9  # whole cards only: a half-covered quad is not a rectangle

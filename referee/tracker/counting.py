@@ -31,7 +31,8 @@ from referee.errors import ScoringError
 from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
-from referee.sightings import FrameSightings, Sighting
+from referee.sightings import FrameSightings, Quad, Sighting
+from referee.tracker.fan_length import Fan, fill_missing, largest_remainders
 
 UNKNOWN_BACK = "?"
 
@@ -57,6 +58,9 @@ class SpreadCount:
     leftover: dict[str, int] = field(default_factory=dict)
     unknown_centre: int = 0
     unknown_leftover: int = 0
+    centre_seen: int | None = None
+    """When the centre was counted by its spreads' lengths (fitted to the stacks' total): the cards seen one by
+    one; None when it was counted card by card."""
 
     @property
     def centre_total(self) -> int:
@@ -84,6 +88,7 @@ class _Spot:
     in_zone: bool = False
     votes: dict[str, float] = field(default_factory=dict)
     hits: deque[int] = field(default_factory=deque)
+    quads: deque[Quad] = field(default_factory=lambda: deque(maxlen=QUADS_KEPT))
 
     def best(self, votes: Mapping[str, float] | None = None) -> str:
         votes = self.votes if votes is None else votes
@@ -91,6 +96,11 @@ class _Spot:
         return max(named, key=lambda b: named[b]) if named else UNKNOWN_BACK
 
 
+QUADS_KEPT = 5
+"""A spot's latest quads, whose median outline measures the fan it belongs to."""
+MIN_SEEN_SHARE = 0.5
+"""The centre spreads are counted by their lengths only when at least this share of the stacks' cards was seen
+one by one in them: fewer, and a whole spread may have been missed, whose cards the others would absorb."""
 ALIKE_CARDS = 4
 ALIKE_SHARE = 0.7
 """A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
@@ -164,6 +174,7 @@ class SpreadCounter:
         spot.x, spot.y = spot.x + (x - spot.x) / n, spot.y + (y - spot.y) / n
         spot.votes[back] = spot.votes.get(back, 0.0) + sighting.identity_confidence
         spot.hits.append(self._index)
+        spot.quads.append(sighting.quad)
         while spot.hits and spot.hits[0] <= self._index - self.window:
             spot.hits.popleft()
 
@@ -182,6 +193,21 @@ class SpreadCounter:
         y = sum(spot.y for spot in spread) / len(spread)
         return owner_at((x, y))
 
+    def _card_back(self, spot: _Spot, spread: Sequence[_Spot], spread_back: str, owners: frozenset[str]) -> str:
+        """One centre card's back: its own vote, among the seats' owners when they are known (a back no player
+        showed at the start is a misread strip). A card read only as such strangers, or not at all, takes the
+        owners' vote over its spread (the centre cards are laid out sorted by back, so its neighbours are most
+        likely its own), else the owner of the seat the spread lies before."""
+        own = _best_of(spot.votes, owners)
+        if not owners or own in owners:
+            return own
+        if spread_back in owners:
+            return spread_back
+        owner_at = getattr(self.sorter, "owner_at", None)
+        x = sum(s.x for s in spread) / len(spread)
+        y = sum(s.y for s in spread) / len(spread)
+        return (owner_at((x, y)) if owner_at is not None else None) or own
+
     def _present(self, spot: _Spot) -> bool:
         recent = sum(1 for f in self._frames if f >= spot.born)
         hits = sum(1 for h in spot.hits if h > self._index - self.window)
@@ -191,7 +217,7 @@ class SpreadCounter:
     def frames(self) -> int:
         return self._index
 
-    def count(self) -> SpreadCount:
+    def count(self, centre_total: int | None = None) -> SpreadCount:
         """The cards present now: spots seen in at least ``min_ratio`` of the recent frames since they appeared.
 
         Spots are read as spreads (chains of cards each within :data:`SPREAD_LINK_MM` of the next). A spread
@@ -200,24 +226,77 @@ class SpreadCounter:
         player, so it is one player's: all its cards take the spread's vote (a back is surer read on the whole
         fan, and its top card, than on one thin strip), and it is the centre's or a leftover as most of its
         cards were sorted. A centre spread read alike as a back no seat showed is its seat's owner's (see
-        :meth:`_stranger_owner`)."""
+        :meth:`_stranger_owner`).
+
+        ``centre_total``: the centre's cards as the stacks tell (their heights). Given, and fewer cards seen one
+        by one in the centre spreads, the cards missed are filled in where the spreads' lengths say they lie
+        (:mod:`referee.tracker.fan_length`), each spread's count shared among its backs as its cards were
+        read."""
         centre: Counter[str] = Counter()
         leftover: Counter[str] = Counter()
         present = [spot for spot in self._spots if self._present(spot)]
+        owners = frozenset(getattr(self.sorter, "owners", ()))
+        fans: list[tuple[list[_Spot], Counter[str]]] = []
         for spread in _spreads(present, SPREAD_LINK_MM):
             votes: Counter[str] = Counter()
             for spot in spread:
                 votes.update(spot.votes)
-            back = spread[0].best(votes)
+            back = _best_of(votes, owners)
             if any(spot.in_zone for spot in spread):
-                owner = self._stranger_owner(spread, votes, back)
-                for spot in spread:
-                    centre[owner or spot.best()] += 1
-                continue
-            in_centre = sum(spot.in_centre for spot in spread) * 2 > len(spread)
-            (centre if in_centre else leftover)[back] += len(spread)
+                owner = self._stranger_owner(spread, votes, spread[0].best(votes))
+                fans.append((spread, Counter(owner or self._card_back(spot, spread, back, owners) for spot in spread)))
+            elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
+                fans.append((spread, Counter({back: len(spread)})))
+            else:
+                leftover[back] += len(spread)
+        seen = sum(len(spread) for spread, _ in fans)
+        fitted = self._fitted([spread for spread, _ in fans], centre_total, seen)
+        for i, (spread, cards) in enumerate(fans):
+            centre.update(cards if fitted is None or fitted[i] == len(spread) else _shared(cards, fitted[i]))
         unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)
-        return SpreadCount(dict(sorted(centre.items())), dict(sorted(leftover.items())), unknown_c, unknown_l)
+        return SpreadCount(
+            dict(sorted(centre.items())),
+            dict(sorted(leftover.items())),
+            unknown_c,
+            unknown_l,
+            centre_seen=None if fitted is None else seen,
+        )
+
+    @staticmethod
+    def _fitted(spreads: Sequence[Sequence[_Spot]], total: int | None, seen: int) -> list[int] | None:
+        """Each centre spread's count with the cards missed filled in by its length, adding up to ``total`` (None:
+        no total, nothing missed, too few cards seen for the lengths to be trusted, or no single step fits)."""
+        if not total or not spreads or seen >= total or seen < MIN_SEEN_SHARE * total:
+            return None
+        fans = [Fan.of([((s.x, s.y), tuple(s.quads)) for s in spread]) for spread in spreads]
+        return fill_missing([len(spread) for spread in spreads], fans, total)
+
+
+def _shared(cards: Mapping[str, int], n: int) -> Counter[str]:
+    """``n`` cards shared among the backs as ``cards`` were read (unknown only when no card's back was read).
+
+    >>> _shared({"red-red": 5, "?": 2}, 9)
+    Counter({'red-red': 9})
+    >>> _shared({"a": 2, "b": 1}, 4)
+    Counter({'a': 3, 'b': 1})
+    """
+    known = {b: k for b, k in cards.items() if b != UNKNOWN_BACK and k > 0}
+    if not known:
+        return Counter({UNKNOWN_BACK: n})
+    return Counter(dict(zip(known, largest_remainders(list(known.values()), n), strict=True)))
+
+
+def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:
+    """The most voted back, among ``owners`` when any of them has a vote (any back when none is known).
+
+    >>> _best_of({"blue-purple": 3.0, "red-red": 1.0}, frozenset({"red-red", "red-light-blue"}))
+    'red-red'
+    >>> _best_of({"blue-purple": 3.0, "?": 5.0}, frozenset({"red-red"}))
+    'blue-purple'
+    """
+    named = {b: v for b, v in votes.items() if b != UNKNOWN_BACK and v > 0}
+    known = {b: v for b, v in named.items() if b in owners} or named
+    return max(known, key=lambda b: known[b]) if known else UNKNOWN_BACK
 
 
 def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
@@ -265,6 +344,15 @@ def cross_check(
                     f"back {back}: {centre} in the centre and {left} left over cannot come from one set", (), (back,)
                 )
             )
+    if count.centre_seen is not None and count.centre_seen != count.centre_total:
+        warnings.append(
+            CountWarning(
+                f"the centre spread showed {count.centre_seen} cards one by one; its spreads' lengths were "
+                f"counted as the stacks' {count.centre_total}",
+                tuple(s.id for s in stacks),
+                tuple(count.centre),
+            )
+        )
     if count.unknown_centre or count.unknown_leftover:
         warnings.append(
             CountWarning(

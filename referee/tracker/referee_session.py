@@ -186,7 +186,7 @@ class Referee:
         if self.phase is Phase.SCORED:
             return []
         self.counter.add(frame)
-        count = self.counter.count()
+        count = self.counter.count(self._centre_total())
         if count != self._last_count:
             self._last_count, self._count_since = count, frame.t
             return []
@@ -196,7 +196,7 @@ class Referee:
 
     def _score(self) -> list[Event]:
         scored = score_count(
-            self.counter.count(),
+            self.counter.count(self._centre_total()),
             self.centre.stacks,
             backs=self.backs,
             round=self.round,
@@ -207,6 +207,10 @@ class Referee:
         self.warnings = scored.warnings
         self.phase = Phase.SCORED
         return [scored.event]
+
+    def _centre_total(self) -> int:
+        """The centre's cards as the stacks seen tell: a stack's height is its top number."""
+        return sum(stack.height for stack in self.centre.stacks)
 
     def _emit(self, events: list[Event]) -> list[Event]:
         self.events.extend(events)

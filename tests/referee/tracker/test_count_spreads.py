@@ -6,7 +6,7 @@ import math
 
 from referee.cards import CARD_HEIGHT_MM
 from referee.sightings import FrameSightings, Sighting
-from referee.tracker.counting import SpreadCounter
+from referee.tracker.counting import SpreadCounter, cross_check
 from referee.tracker.seats import SeatSorter
 
 ZONE = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
@@ -60,11 +60,13 @@ def test_a_card_between_two_seats_about_as_far_from_both_has_no_owner() -> None:
     assert sorter(between, _frame(between))[1] is None  # type: ignore[index]
 
 
-def _count(frames: list[FrameSightings], sorter: SeatSorter | None = None) -> tuple[dict[str, int], dict[str, int]]:
+def _count(
+    frames: list[FrameSightings], sorter: SeatSorter | None = None, centre_total: int | None = None
+) -> tuple[dict[str, int], dict[str, int]]:
     counter = SpreadCounter(sorter)
     for frame in frames:
         counter.add(frame)
-    count = counter.count()
+    count = counter.count(centre_total)
     return count.centre, count.leftover
 
 
@@ -108,3 +110,47 @@ def test_a_centre_fan_of_backs_the_seats_showed_counts_card_by_card() -> None:
     fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0)) for i, b in enumerate(backs)]
     frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
     assert _count(frames, _sorter()) == ({"blue-blue": 3, "red-red": 2}, {})
+
+
+def test_a_centre_card_read_as_a_back_no_seat_showed_takes_its_spreads_owner_back() -> None:
+    backs = ["red-red", "blue-purple", "red-red", None, "blue-purple", "red-red"]
+    fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0)) for i, b in enumerate(backs)]
+    frames = [_frame(*fan, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({"red-red": 6}, {})
+
+
+def _fans_with_strips_missed() -> list[FrameSightings]:
+    """Two centre fans laid at a 13 mm step, of 9 and 4 cards; the detector found only some strips of each."""
+    long = [Sighting.back_at("red-red", (-150.0 + 13.0 * i, 150.0)) for i in (0, 1, 3, 4, 7, 8)]
+    short = [Sighting.back_at("blue-blue", (-50.0 + 13.0 * i, -150.0)) for i in (0, 3)]
+    return [_frame(*long, *short, t=60.0 + k / 30) for k in range(10)]
+
+
+def test_centre_fans_whose_strips_were_missed_are_counted_by_their_lengths_to_the_stacks_total() -> None:
+    frames = _fans_with_strips_missed()
+    assert _count(frames, _sorter()) == ({"blue-blue": 2, "red-red": 6}, {})  # card by card
+    assert _count(frames, _sorter(), centre_total=13) == ({"blue-blue": 4, "red-red": 9}, {})
+
+
+def test_a_fitted_centre_count_says_how_many_cards_were_seen_one_by_one() -> None:
+    counter = SpreadCounter(_sorter())
+    for frame in _fans_with_strips_missed():
+        counter.add(frame)
+    count = counter.count(13)
+    assert (count.centre_total, count.centre_seen) == (13, 8)
+    [warning] = cross_check(count, [])[1:]
+    assert "showed 8 cards one by one" in warning.message
+
+
+def test_lengths_that_fit_no_step_leave_the_count_card_by_card() -> None:
+    # two single cards far apart cannot hold the 6 cards the stacks tell: no card is invented
+    frames = [_frame(Sighting.back_at("red-red", (-100.0, 150.0)), Sighting.back_at("blue-blue", (100.0, -150.0)))]
+    frames = [FrameSightings(60.0 + k / 30, 1800 + k, f.sightings, ZONE) for k in range(10) for f in frames]
+    assert _count(frames, _sorter(), centre_total=6) == ({"blue-blue": 1, "red-red": 1}, {})
+
+
+def test_leftover_fans_are_counted_card_by_card_whatever_the_centre_total() -> None:
+    fan = [Sighting.back_at("red-red", (-100.0 + 26.0 * i, 400.0 + 1.2 * CARD_HEIGHT_MM)) for i in range(4)]
+    centre = [Sighting.back_at("red-red", (-60.0 + 13.0 * i, 150.0)) for i in range(3)]
+    frames = [_frame(*fan, *centre, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter(), centre_total=3) == ({"red-red": 3}, {"red-red": 4})

@@ -310,8 +310,8 @@ def test_a_count_that_disagrees_with_the_stacks_warns_naming_stacks_and_backs():
     table = ScriptedTable(FPS)
     last = build(table, (0, 0), "y1 y2 y3")
     table.take_all(last + 1.0)
-    for i in range(2):  # one card short: the stacks seen add up to 3
-        table.put_back(last + 1.2, "blue-orange", (i * 14.0, 0.0))
+    for i in range(2):  # one card short: the stacks seen add up to 3 (laid apart: no fan's length hides a card)
+        table.put_back(last + 1.2, "blue-orange", (i * 100.0, 0.0))
     referee = Referee(backs=["blue-orange", "red-red"])
     events, _ = film(table, last + 7.0, referee=referee)
     assert events[-1].type == "round_scored"

@@ -1,0 +1,143 @@
+"""Counting fanned cards by the length of their fan, when the total is known.
+
+A card in a fan shows a strip of its back, 10-30 mm wide, and a detector boxes strips badly: one strip twice,
+two strips as one, the visible strip here and the whole card there. So the number of boxes in a fan is a poor
+count of its cards, while the fan's *length* is measured well: the union of its boxes runs from the outer edge
+of the first card to the outer edge of the last, whatever the boxes in between. A fan of ``n`` cards laid at a
+step ``s`` is ``(n - 1) * s`` plus one card long.
+
+The step is not known (every hand lays it differently), but at the end of a round the centre's total is: the
+stacks' heights add up to the number of centre cards. Fans laid by one hand share one step, so with the total
+``T`` over ``k`` fans the step is ``sum(length_i - card_i) / (T - k)``, and each fan's count follows from its
+length. Lengths only fill in what was missed: every card seen one by one stays counted where it was seen, and the
+``T`` minus seen missing cards go to the fans whose lengths hold more cards than were seen in them (largest
+remainders, so that the counts add up to ``T``).
+
+>>> fan = [((x, 0.0), (((x - 29.5, -45.5), (x + 29.5, -45.5), (x + 29.5, 45.5), (x - 29.5, 45.5)),))
+...        for x in (0.0, 13.0, 26.0, 40.0, 52.0)]
+>>> short = [(pt, q) for pt, q in fan[:3]]
+>>> Fan.of(fan).length, Fan.of(fan).card
+(52.0, 59.0)
+>>> fill_missing([4, 2], [Fan.of(fan), Fan.of(short)], total=8)  # one strip missed in each
+[5, 3]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from referee.sightings import Point, Quad
+
+MIN_STEP_MM = 5.0
+MAX_STEP_MM = 45.0
+"""The steps a fan is laid at: a strip narrower than 5 mm hides the back, and wider than 45 mm (three quarters
+of a card's width) it is no longer a fan; a fitted step outside these says the fans are not what they seem (one
+missed, two taken for one) and the counts are not fitted."""
+ONE_LINE = 1.3
+"""A spread wider across than this many card lengths is not one line of cards (two lines, a heap): its length
+says nothing about its count."""
+
+
+@dataclass(frozen=True)
+class Fan:
+    """A spread measured along its own axis: ``length`` beyond one card (0 for a single card), ``card`` the card's
+    extent along the axis, ``line``: whether it is one line of cards (else its length cannot be used)."""
+
+    length: float
+    card: float
+    line: bool
+
+    @classmethod
+    def of(cls, cards: Sequence[tuple[Point, Sequence[Quad]]]) -> Fan:
+        """From each card's centre and the quads it was seen through (a few recent ones: a median is taken)."""
+        centres = np.array([c for c, _ in cards], np.float64)
+        axis = _axis(centres)
+        across = np.array([-axis[1], axis[0]])
+        lows, highs, widths = [], [], []
+        for _, quads in cards:
+            if not quads:
+                continue
+            corners = np.array(quads, np.float64)  # (q, 4, 2)
+            along, side = corners @ axis, corners @ across
+            lows.append(float(np.median(along.min(axis=1))))
+            highs.append(float(np.median(along.max(axis=1))))
+            widths.append(float(np.median(side.max(axis=1) - side.min(axis=1))))
+        if not lows:
+            return cls(0.0, CARD_WIDTH_MM, True)
+        wide = float(np.median(widths))
+        # cards lie across the fan's axis or along it: what one shows across the axis, the other spans along it
+        card = min(max(CARD_WIDTH_MM + CARD_HEIGHT_MM - wide, CARD_WIDTH_MM), CARD_HEIGHT_MM)
+        extent = max(highs) - min(lows)
+        line = max(widths) <= ONE_LINE * CARD_HEIGHT_MM
+        return cls(max(0.0, extent - card), card, line)
+
+
+def _axis(centres: np.ndarray) -> np.ndarray:
+    """The direction the cards' centres run in (their first principal axis); x for a single card."""
+    if len(centres) < 2:
+        return np.array([1.0, 0.0])
+    _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+    return np.asarray(vt[0], np.float64)
+
+
+def fitted_lengths(fans: Sequence[Fan], total: int) -> list[float] | None:
+    """Each fan's number of cards as its length tells, adding up to ``total``, from one step shared by all; None
+    when the fans do not fit one step (see :data:`MIN_STEP_MM`) or are not all single lines.
+
+    >>> fitted_lengths([Fan(26.0, 59.0, True), Fan(0.0, 59.0, True)], total=4)
+    [3.0, 1.0]
+    >>> fitted_lengths([Fan(260.0, 59.0, True)], total=3) is None  # a 130 mm step: not one fan of three
+    True
+    """
+    k = len(fans)
+    if k == 0 or total < k or not all(f.line for f in fans):
+        return None
+    span = sum(f.length for f in fans)
+    if total == k:
+        return [1.0] * k if span <= MIN_STEP_MM * k else None
+    step = span / (total - k)
+    if not MIN_STEP_MM <= step <= MAX_STEP_MM:
+        return None
+    return [f.length / step + 1.0 for f in fans]
+
+
+def fill_missing(seen: Sequence[int], fans: Sequence[Fan], total: int) -> list[int] | None:
+    """The fans' counts when fewer than ``total`` cards were ``seen`` in them: every card seen stays where it was
+    seen, and the cards missing go to the fans whose lengths hold more than was seen there, in proportion. None
+    when nothing is missing or the lengths fit no step.
+
+    >>> fill_missing([6, 2], [Fan(104.0, 59.0, True), Fan(39.0, 59.0, True)], total=13)
+    [9, 4]
+    >>> fill_missing([5, 3], [Fan(52.0, 59.0, True), Fan(26.0, 59.0, True)], total=8) is None  # all seen
+    True
+    """
+    missing = total - sum(seen)
+    lengths = fitted_lengths(fans, total) if missing > 0 else None
+    if lengths is None:
+        return None
+    room = [max(0.0, held - n) for held, n in zip(lengths, seen, strict=True)]
+    if sum(room) <= 0:
+        return None
+    return [n + extra for n, extra in zip(seen, largest_remainders(room, missing), strict=True)]
+
+
+def largest_remainders(shares: Sequence[float], total: int) -> list[int]:
+    """Whole numbers near ``shares`` adding up to ``total``: floors, then one more for the largest remainders.
+
+    >>> largest_remainders([6.58, 13.42], 20)
+    [7, 13]
+    >>> largest_remainders([1.0, 1.0, 1.0], 2)
+    [1, 1, 0]
+    """
+    scale = total / sum(shares) if sum(shares) > 0 else 0.0
+    scaled = [s * scale for s in shares]
+    counts = [math.floor(s) for s in scaled]
+    by_remainder = sorted(range(len(scaled)), key=lambda i: (-(scaled[i] - counts[i]), i))
+    for i in by_remainder[: total - sum(counts)]:
+        counts[i] += 1
+    return counts
