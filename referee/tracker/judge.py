@@ -20,6 +20,7 @@ each pile now holds (:meth:`Judge.holding`) so the tracker compares the next fra
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -156,7 +157,9 @@ class Judge:
             book.quiet.append(change.card)
             return []
         book.departing.clear()
-        events: list[Event] = self._one_misread(book, change) + self._hidden_before(book, change)
+        events: list[Event] = (
+            self._one_misread(book, change) + self._built_on_a_skip(book, change) + self._hidden_before(book, change)
+        )
         landing = replace(landing, stack=book.stack)
         height = self._height(book)
         play = self.centre.push(landing)
@@ -190,10 +193,40 @@ class Judge:
         book.stack = play.stack
         return list(play.events)
 
-    def _first_down(self, card: Card) -> tuple[float, int] | None:
-        """When the latest illegal ``card`` that started no stack came down, by the board's record."""
+    def _built_on_a_skip(self, book: _PileBook, change: Landed) -> list[Event]:
+        """A card building on an illegal card that skipped numbers (b4 on a b3 ruled illegal on b1): the table
+        built on it, so the skipped cards were played and the camera missed them (read the b2 as "b3", or the b2
+        landed under a hand). The skipped cards count as played unseen when the illegal card came down, and it as
+        played, so one misread is one wrong ruling, not a wrong ruling for every card after it (seed 99000: six).
+        Its violation was already announced; the skipped cards must be possible (:func:`hidden_plays`)."""
+        if book.stack is None or self.centre.stopped or self.centre.ruling(change.card, book.stack).legal:
+            return []
+        below = Card(change.card.colour, change.card.number - 1) if change.card.number > LOWEST else None
+        entry = next((e for e in reversed(book.loose) if e[0] == below), None)
+        if entry is None or entry[1] != self._height(book):
+            return []
+        top = self.centre.stack(book.stack).top
+        skipped = hidden_plays(top, entry[0], hidden_s=math.inf, available=self._available, settings=self.inference)
+        if not skipped:
+            return []
+        t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
+        book.loose.remove(entry)
+        if entry[0] in book.quiet:
+            book.quiet.remove(entry[0])
+        else:
+            self.centre.take_back(entry[0], stack=book.stack, t=t, frame=frame)  # not announced: it stays
+        events: list[Event] = []
+        for card in (*skipped, entry[0]):
+            play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
+            events.extend(play.events)
+        self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(skipped)
+        return events
+
+    def _first_down(self, card: Card, stack: int | None = None) -> tuple[float, int] | None:
+        """When the latest illegal ``card`` on ``stack`` (None: that started no stack) came down, by the board's
+        record."""
         for action in reversed(self.centre.move_stack):
-            if isinstance(action, Landing) and action.card == card and action.stack is None:
+            if isinstance(action, Landing) and action.card == card and action.stack == stack:
                 return action.t, action.frame
         return None
 

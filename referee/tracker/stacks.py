@@ -39,7 +39,7 @@ The whole frame loop, as in norfair::
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from referee.cards import LOWEST, Card
@@ -188,6 +188,8 @@ class Pile:
     frames_seen: int = 0
     copy_run: _PoseRun | None = None
     uncover_run: _PoseRun | None = None
+    top_reads: deque[tuple[float, Pose]] = field(default_factory=deque)
+    """Where the top card was read lately (time, pose), wherever it was read."""
     reanchor: bool = False
     gap: tuple[float, int, float] | None = None
     """The latest stretch of time the pile was out of view: (from, its frame, to)."""
@@ -232,6 +234,11 @@ class _PairRun:
 
 
 Pose = tuple[float, float, float]
+
+
+TOP_READS_S = 1.0
+"""How long a reading of the top card at some place is remembered: a copy of a lower card read in the same
+place within this time of it is the top misread (see ``StackTracker._misread_top``)."""
 
 
 @dataclass
@@ -509,6 +516,10 @@ class StackTracker:
         pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
         pile.frames_seen += 1
         readings = self._classify(pile, seen)
+        self._note_top_reads(pile, readings, frame.t)
+        readings = [r for r in readings if not self._misread_top(pile, r)]
+        if not readings:
+            return []
         news = [r for r in readings if r.element < 0]
         top = max(news, key=lambda r: weight_of(r.sighting)) if news else max(readings, key=lambda r: r.element)
         if not news and pile.cards and top.element == len(pile.cards) - 1:
@@ -627,6 +638,22 @@ class StackTracker:
         run.frames += 1
         run.weight += weight_of(top.sighting)
         return run
+
+    def _note_top_reads(self, pile: Pile, readings: list[_Reading], t: float) -> None:
+        for reading in readings:
+            if pile.top is not None and reading.card == pile.top:
+                pile.top_reads.append((t, pose_of(reading.sighting)))
+        while pile.top_reads and pile.top_reads[0][0] < t - TOP_READS_S:
+            pile.top_reads.popleft()
+
+    def _misread_top(self, pile: Pile, reading: _Reading) -> bool:
+        """Whether a copy of a lower card is read where the top was read lately: the top misread (an r4 read
+        "r1" in some frames and "r4" in others, seed 99000), or a lower card's corner boxed as a card, not an r1
+        slapped on the r4, which would hide it."""
+        if not reading.copy or reading.card == pile.top:
+            return False
+        pose, s = pose_of(reading.sighting), self.settings
+        return any(same_pose(top, pose, s.pose_mm, s.pose_deg) for _, top in pile.top_reads)
 
     def _won(self, pile: Pile, run: _PoseRun) -> bool:
         v = self.settings.voting
