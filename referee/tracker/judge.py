@@ -59,6 +59,7 @@ class Judge:
         inference: InferenceSettings | None = None,
         together_s: float = 0.5,
         twin_memory_s: float = 3.0,
+        twin_apart: tuple[float, float] = (12.0, 10.0),
         stop_grace_s: float = 0.3,
     ) -> None:
         self.centre = centre if centre is not None else Centre(RuleSettings())
@@ -66,6 +67,10 @@ class Judge:
         self.inference = inference or InferenceSettings()
         self.together_s = together_s
         self.twin_memory_s = twin_memory_s
+        self.twin_apart = twin_apart
+        """(mm, degrees): a second copy of the top revealed nearer its first than both of these is the first
+        boxed anew (a detector's outline of one card shifts up to 12 mm and 10 degrees between frames), not a
+        twin slapped with it (slaps land apart by up to 15 % of a card and 20 degrees)."""
         self.stop_grace_s = stop_grace_s
         """A card first seen this soon after the stop was on its way down as the stop was called (the last card of
         a Ligretto pile lands as its player calls): it counts."""
@@ -150,6 +155,8 @@ class Judge:
         landing = Landing(change.card, book.stack, placement=change.placement, t=change.t, frame=change.frame)
         if self._lands_together(book, landing):
             return self._late_conflict(book, landing)
+        if self._boxed_anew(book, change):
+            return []
         if self._twin_revealed(book, change):
             return self._hidden_conflict(book, change)
         if change.again and not self.centre.ruling(change.card, book.stack).legal:
@@ -288,6 +295,18 @@ class Judge:
             and last.card == change.card == self._top(book)
             and change.t - last.t <= self.twin_memory_s
         )
+
+    def _boxed_anew(self, book: _PileBook, change: Landed) -> bool:
+        """The top's face read as a new copy where the top itself lies, give or take a detector's jitter
+        (see ``twin_apart``): the top boxed anew, no card landed."""
+        last = book.last_landing
+        if not change.copy or last is None or change.card != self._top(book) or last.card != change.card:
+            return False
+        a, b = last.placement, change.placement
+        if a is None or b is None:
+            return False
+        turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
+        return math.hypot(a.x - b.x, a.y - b.y) < self.twin_apart[0] and turn < self.twin_apart[1]
 
     def _hidden_conflict(self, book: _PileBook, change: Landed) -> list[Event]:
         last = book.last_landing

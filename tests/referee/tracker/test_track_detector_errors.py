@@ -209,3 +209,11 @@ def test_a_card_building_on_a_card_ruled_a_skip_makes_the_skip_two_plays_and_the
     assert [(str(e.card), e.reason) for _, e in said if isinstance(e, IllegalPlay)] == [("b3", "wrong_number")]
     plays = [f"{e.type} {e.card}" for _, e in said if e.type in ("card_played", "stack_started")]
     assert plays == ["stack_started b1", "card_played b2", "card_played b3", "card_played b4", "card_played b5"]
+
+
+def test_the_top_boxed_anew_a_little_off_soon_after_it_landed_is_no_conflict():
+    # r2 lands; half a second later its outline is refitted 11 mm off and turned 9 degrees, and stays so
+    frames = stack("r1", "r2")
+    frames += [[("r2", (2.0 + 11.0, 1.0), 3.0 + 9.0)]] * 45
+    said = kinds(run(frames))
+    assert said == ["stack_started r1", "card_played r2"]  # not "two r2 slapped together"
