@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
 
+from referee.errors import InputFileError
 from vision.detect.geometry import obb_to_quads, rotated_nms
 from vision.detections import CardDetections
 
@@ -89,7 +90,12 @@ class OnnxDetector:
         # descheduled siblings (measured on 2 cores under load: 40 ms per frame spinning, 23 ms without).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types, one per way a file can be wrong
+            hint = " (an ultralytics checkpoint runs with --backend ultralytics)" if path.suffix == ".pt" else ""
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise InputFileError(f"{path} is not an ONNX detector model{hint}: {first}") from None
         self.input_name = self.session.get_inputs()[0].name
         height, width = self.session.get_inputs()[0].shape[2:4]
         self.input_size: tuple[int, int] = (int(height), int(width))

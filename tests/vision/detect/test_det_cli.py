@@ -52,3 +52,14 @@ def test_summary_without_json_names_each_card(capsys: pytest.CaptureFixture[str]
     lines = capsys.readouterr().out.strip().splitlines()
     assert "cards (" in lines[0]
     assert all(line.startswith("  face") or line.startswith("  back") for line in lines[1:])
+
+
+def test_a_model_file_that_is_not_onnx_gets_one_clear_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkpoint = tmp_path / "best.pt"
+    checkpoint.write_bytes(b"PK\x03\x04 not an onnx graph")
+    assert main(["detect", str(first_sample()), "--model", str(checkpoint)]) != 0
+    err = capsys.readouterr().err
+    assert "is not an ONNX detector model" in err and "--backend ultralytics" in err
+    assert "Traceback" not in err
