@@ -217,3 +217,10 @@ def test_the_top_boxed_anew_a_little_off_soon_after_it_landed_is_no_conflict():
     frames += [[("r2", (2.0 + 11.0, 1.0), 3.0 + 9.0)]] * 45
     said = kinds(run(frames))
     assert said == ["stack_started r1", "card_played r2"]  # not "two r2 slapped together"
+
+
+def test_a_repeat_of_the_top_slapped_long_after_it_and_left_lying_is_flagged():
+    frames = stack("r1", "r2", "r3", "r4", each=120)  # 4 s each: past the window where a twin could hide
+    frames += [[("r4", (40.0, 20.0), 25.0)]] * 30
+    flags = [(str(e.card), e.reason) for _, e in run(frames) if isinstance(e, IllegalPlay)]
+    assert flags == [("r4", "wrong_number")]
