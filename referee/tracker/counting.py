@@ -90,11 +90,6 @@ class _Spot:
     hits: deque[int] = field(default_factory=deque)
     quads: deque[Quad] = field(default_factory=lambda: deque(maxlen=QUADS_KEPT))
 
-    def best(self, votes: Mapping[str, float] | None = None) -> str:
-        votes = self.votes if votes is None else votes
-        named = {b: v for b, v in votes.items() if b != UNKNOWN_BACK and v > 0}
-        return max(named, key=lambda b: named[b]) if named else UNKNOWN_BACK
-
 
 QUADS_KEPT = 5
 """A spot's latest quads, whose median outline measures the fan it belongs to."""
@@ -189,9 +184,7 @@ class SpreadCounter:
             return None
         if votes[back] < ALIKE_SHARE * named:
             return None
-        x = sum(spot.x for spot in spread) / len(spread)
-        y = sum(spot.y for spot in spread) / len(spread)
-        return owner_at((x, y))
+        return owner_at(_middle(spread))
 
     def _card_back(self, spot: _Spot, spread: Sequence[_Spot], spread_back: str, owners: frozenset[str]) -> str:
         """One centre card's back: its own vote, among the seats' owners when they are known (a back no player
@@ -204,9 +197,7 @@ class SpreadCounter:
         if spread_back in owners:
             return spread_back
         owner_at = getattr(self.sorter, "owner_at", None)
-        x = sum(s.x for s in spread) / len(spread)
-        y = sum(s.y for s in spread) / len(spread)
-        return (owner_at((x, y)) if owner_at is not None else None) or own
+        return (owner_at(_middle(spread)) if owner_at is not None else None) or own
 
     def _present(self, spot: _Spot) -> bool:
         recent = sum(1 for f in self._frames if f >= spot.born)
@@ -243,7 +234,7 @@ class SpreadCounter:
                 votes.update(spot.votes)
             back = _best_of(votes, owners)
             if any(spot.in_zone for spot in spread):
-                owner = self._stranger_owner(spread, votes, spread[0].best(votes))
+                owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()))
                 fans.append((spread, Counter(owner or self._card_back(spot, spread, back, owners) for spot in spread)))
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))
@@ -284,6 +275,10 @@ def _shared(cards: Mapping[str, int], n: int) -> Counter[str]:
     if not known:
         return Counter({UNKNOWN_BACK: n})
     return Counter(dict(zip(known, largest_remainders(list(known.values()), n), strict=True)))
+
+
+def _middle(spread: Sequence[_Spot]) -> tuple[float, float]:
+    return sum(s.x for s in spread) / len(spread), sum(s.y for s in spread) / len(spread)
 
 
 def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:
