@@ -37,7 +37,7 @@ from referee.sightings import FrameSightings, card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
 from referee.tracker.seats import SeatSorter
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
-from vision.change import ChangeGate, Region
+from vision.change import ChangeClock, ChangeGate, Region
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
@@ -228,6 +228,7 @@ class _Loop:
         # with a stride the tracker sees every k-th frame: one reading repeated spans k frames per repeat
         readings_per_s = result.info.fps / max(1, session.settings.stride)
         self.gate = ChangeGate(max_age=gate_max_age(session.settings.referee, readings_per_s))
+        self.clock = ChangeClock()
         zone = geometry.zones.centre
         self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
         self._last_reading: tuple[Any, Any] | None = None
@@ -291,11 +292,13 @@ class _Loop:
         if frame.image is None and self.pictures:
             self.result.unreadable += 1
             return None
+        if frame.image is not None:
+            self.clock.tick(frame.image, frame.t)
         counting = self.referee.phase is Phase.COUNTING
         if counting and self._count_reading is not None and frame.t - self._count_reading[0] < COUNT_EVERY_S:
             # a thorough reading stands for the next frames (only a vision with a thorough mode keeps one)
             _, detections, visible = self._count_reading
-            return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
+            return self._to_sightings(detections, visible, frame)
         region = self._gate_region(frame.image)
         if (
             self._last_reading is not None
@@ -313,7 +316,11 @@ class _Loop:
                 if self._last_reading is None:
                     self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
                 self._last_reading = (detections, visible)
-        return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
+        return self._to_sightings(detections, visible, frame)
+
+    def _to_sightings(self, detections: Any, visible: Any, frame: Frame) -> FrameSightings:
+        still = self.clock.since(detections.corners) if frame.image is not None and len(detections) else None
+        return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible, still_since=still)
 
     def _gate_region(self, image: Image | None) -> Region | None:
         """Where a change wakes the detector: during play the centre zone and a card's length around it (only

@@ -41,7 +41,9 @@ class Sighting:
 
     ``confidence`` is the detector's belief that a card is there; ``identity_confidence`` the recogniser's belief
     in ``card`` (a face) or ``back`` (a back). ``visible`` is the fraction of the card's area not hidden (by a
-    hand, another card), when the vision side can tell; None when it cannot.
+    hand, another card), when the vision side can tell; None when it cannot. ``still_since`` is the video time
+    since which the picture inside the card's outline has not changed, when the vision side watches for change:
+    a card lands with a hand and a slap, so a face read anew where nothing moved is a misread.
     """
 
     kind: Kind
@@ -51,6 +53,7 @@ class Sighting:
     confidence: float = 1.0
     identity_confidence: float = 1.0
     visible: float | None = None
+    still_since: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("face", "back"):

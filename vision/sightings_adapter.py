@@ -36,8 +36,11 @@ def to_sightings(
     t: float,
     frame: int,
     visible: np.ndarray | None = None,
+    still_since: np.ndarray | None = None,
 ) -> FrameSightings:
-    """One frame's detections as sightings on the table plane; ``visible`` (N,) fractions when known."""
+    """One frame's detections as sightings on the table plane; ``visible`` (N,) fractions and ``still_since``
+    (N,) video times since which each card's picture stayed still (see :class:`vision.change.ChangeClock`), when
+    known."""
     if len(detections) == 0:
         return FrameSightings(t=t, frame=frame, sightings=(), zone=geometry.zones.centre)
     table = geometry.to_table(detections.corners)
@@ -47,11 +50,13 @@ def to_sightings(
         seen = None if visible is None else float(np.clip(visible[i], 0.0, 1.0))
         confidence = float(np.clip(detections.confidence[i], 0.0, 1.0))
         identity = float(np.clip(detections.identity_confidence[i], 0.0, 1.0))
+        still = None if still_since is None or np.isnan(still_since[i]) else float(still_since[i])
         if int(detections.kind[i]) == FACE:
-            sightings.append(Sighting("face", _card(detections, i), None, quad, confidence, identity, seen))
+            card = _card(detections, i)
+            sightings.append(Sighting("face", card, None, quad, confidence, identity, seen, still))
         else:
-            back = detections.back[i]
-            sightings.append(Sighting("back", None, back if back else None, quad, confidence, identity, seen))
+            back = detections.back[i] or None
+            sightings.append(Sighting("back", None, back, quad, confidence, identity, seen, still))
     return FrameSightings(t=t, frame=frame, sightings=tuple(sightings), zone=geometry.zones.centre)
 
 

@@ -205,15 +205,26 @@ class Judge:
         built on it, so the skipped cards were played and the camera missed them (read the b2 as "b3", or the b2
         landed under a hand). The skipped cards count as played unseen when the illegal card came down, and it as
         played, so one misread is one wrong ruling, not a wrong ruling for every card after it (seed 99000: six).
-        Its violation was already announced; the skipped cards must be possible (:func:`hidden_plays`)."""
-        if book.stack is None or self.centre.stopped or self.centre.ruling(change.card, book.stack).legal:
+        Likewise a card building on a card ruled "not a one" (y6 on a y5 where no stack was seen): the stack was
+        started and built where the camera did not see it (at the picture's edge, seed 99000 eight players: y5,
+        y6, y7, y8, y9 each "not a one"). Its violation was already announced; the skipped cards must be possible
+        (:func:`hidden_plays`)."""
+        if self.centre.stopped or self.centre.ruling(change.card, book.stack).legal:
             return []
-        below = Card(change.card.colour, change.card.number - 1) if change.card.number > LOWEST else None
+        if change.card.number <= LOWEST:
+            return []
+        below = Card(change.card.colour, change.card.number - 1)
         entry = next((e for e in reversed(book.loose) if e[0] == below), None)
         if entry is None or entry[1] != self._height(book):
             return []
-        top = self.centre.stack(book.stack).top
-        skipped = hidden_plays(top, entry[0], hidden_s=math.inf, available=self._available, settings=self.inference)
+        top = self._top(book)
+        skipped: tuple[Card, ...] | None
+        if top is None:  # a stack is n cards high under its n, wherever the camera missed them
+            skipped = tuple(Card(below.colour, n) for n in range(LOWEST, below.number))
+            if not all(self._available(card) for card in skipped):
+                return []
+        else:
+            skipped = hidden_plays(top, below, hidden_s=math.inf, available=self._available, settings=self.inference)
         if not skipped:
             return []
         t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
@@ -225,8 +236,10 @@ class Judge:
         events: list[Event] = []
         for card in (*skipped, entry[0]):
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
+            book.stack = play.stack
             events.extend(play.events)
-        self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(skipped)
+        if book.stack is not None:
+            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(skipped)
         return events
 
     def _first_down(self, card: Card, stack: int | None = None) -> tuple[float, int] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.change import ChangeGate, Region
+from vision.change import ChangeClock, ChangeGate, Region
 
 CLOTH = 90
 CENTRE = Region.box(400, 200, 880, 520)
@@ -88,3 +88,50 @@ def test_only_changes_inside_a_slanted_region_count():
 def test_region_around_points_is_their_hull(points, bounds):
     region = Region.around(points)
     assert len(region.corners) == 3 and region.bounds((720, 1280, 3)) == bounds
+
+
+# ----------------------------------------------------------------------------------- the change clock
+
+
+def card_outline(x: int, y: int) -> np.ndarray:
+    return np.array([[[x, y], [x + 40, y], [x + 40, y + 60], [x, y + 60]]], float)
+
+
+def test_the_clock_stamps_a_card_with_the_time_it_landed_and_keeps_it_while_it_lies_still():
+    clock = ChangeClock()
+    for t, frame in [(0.0, table()), (1.0, table()), (2.0, table((500, 300))), (3.0, table((500, 300)))]:
+        clock.tick(frame, t)
+    assert clock.since(card_outline(500, 300)).tolist() == [2.0]
+    assert clock.since(card_outline(100, 100)).tolist() == [0.0]  # nothing ever changed there
+
+
+def test_a_copy_slapped_ten_pixels_off_a_card_of_the_same_look_moves_the_clock():
+    # the finer thumbnail sees the edges shift where the gate's coarse one would blur them away
+    clock = ChangeClock()
+    clock.tick(table((500, 300)), 0.0)
+    clock.tick(table((500, 300), (510, 306)), 1.0)
+    assert clock.since(card_outline(510, 306)).tolist() == [1.0]
+
+
+def test_camera_noise_does_not_move_the_clock():
+    rng = np.random.default_rng(3)
+    clock = ChangeClock()
+    still = table((500, 300)).astype(np.int16)
+    for t in range(5):
+        noisy = np.clip(still + rng.normal(0, 6, still.shape), 0, 255).astype(np.uint8)
+        clock.tick(noisy, float(t))
+    assert clock.since(card_outline(500, 300)).tolist() == [0.0]
+
+
+def test_before_any_frame_the_clock_cannot_tell():
+    assert np.isnan(ChangeClock().since(card_outline(0, 0))).all()
+
+
+def test_a_camera_that_moves_makes_the_clock_say_it_cannot_tell_for_a_second():
+    clock = ChangeClock()
+    clock.tick(table((500, 300)), 0.0)
+    clock.tick(table((540, 330)) // 3, 1.0)  # the whole picture shifts and darkens
+    assert np.isnan(clock.since(card_outline(540, 330))).all()
+    for t in (1.5, 2.1):
+        clock.tick(table((540, 330)) // 3, t)
+    assert clock.since(card_outline(540, 330)).tolist() == [1.0]  # steady again: everything changed at 1.0

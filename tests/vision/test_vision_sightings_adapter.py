@@ -21,3 +21,13 @@ def test_a_face_is_a_card_only_when_read_surely(identity: float, card: Card | No
     )
     (sighting,) = to_sightings(dets, TableGeometry(np.eye(3)), t=0.0, frame=0).sightings
     assert (sighting.kind, sighting.card) == ("face", card)
+
+
+def test_each_sighting_carries_when_its_picture_last_changed_when_the_clock_tells() -> None:
+    dets = CardDetections.from_quads([QUAD, QUAD], [FACE, FACE], [0.9, 0.9]).with_identity(
+        colour=[0, 1], number=[5, 6], identity_confidence=[0.99, 0.99]
+    )
+    geometry = TableGeometry(np.eye(3))
+    told = to_sightings(dets, geometry, t=3.0, frame=90, still_since=np.array([2.5, np.nan])).sightings
+    assert [s.still_since for s in told] == [2.5, None]
+    assert all(s.still_since is None for s in to_sightings(dets, geometry, t=3.0, frame=90).sightings)

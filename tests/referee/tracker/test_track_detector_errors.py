@@ -211,6 +211,15 @@ def test_a_card_building_on_a_card_ruled_a_skip_makes_the_skip_two_plays_and_the
     assert plays == ["stack_started b1", "card_played b2", "card_played b3", "card_played b4", "card_played b5"]
 
 
+def test_a_card_building_on_a_card_ruled_not_a_one_makes_it_the_top_of_a_stack_started_out_of_sight():
+    # a yellow stack built at the picture's edge is first seen at y5 ("not a one"); y6 and y7 are built on it
+    frames = stack("y5", "y6", "y7")
+    said = run(frames)
+    assert [(str(e.card), e.reason) for _, e in said if isinstance(e, IllegalPlay)] == [("y5", "not_a_one")]
+    plays = [f"{e.type} {e.card}" for _, e in said if e.type in ("card_played", "stack_started")]
+    assert plays == ["stack_started y1", *(f"card_played y{n}" for n in range(2, 8))]
+
+
 def test_the_top_boxed_anew_a_little_off_soon_after_it_landed_is_no_conflict():
     # r2 lands; half a second later its outline is refitted 11 mm off and turned 9 degrees, and stays so
     frames = stack("r1", "r2")
