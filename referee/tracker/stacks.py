@@ -221,6 +221,9 @@ class Pile:
     """When the top card was read where it lies, for a few seconds."""
     settled: set[Card] = field(default_factory=set)
     """New faces read lying still on the pile since its last landing (see ``TrackerSettings.settle_s``)."""
+    news_still: list[tuple[Card, float]] = field(default_factory=list)
+    """The new faces of the pile's latest reading, with since when each lay still: a repeated frame (the same
+    reading of a still picture) shows them lying still longer."""
     conflict: _PairRun | None = None
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
     """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
@@ -450,6 +453,7 @@ class StackTracker:
             if pile.missing_since is None:
                 pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
                 pile.ballot.tick(frame.t)
+                self._note_settled(pile, frame.t)
             else:
                 changes.extend(self._age(pile, frame))
         return changes
@@ -546,11 +550,10 @@ class StackTracker:
             pile.top_seen.append(frame.t)
             while pile.top_seen[0] < frame.t - CHANGES_KEPT_S:
                 pile.top_seen.popleft()
-        settle = self.settings.settle_s
-        for reading in readings:
-            still = reading.sighting.still_since
-            if reading.element < 0 and still is not None and settle is not None and frame.t - still >= settle:
-                pile.settled.add(reading.card)
+        pile.news_still = [
+            (r.card, r.sighting.still_since) for r in readings if r.element < 0 and r.sighting.still_since is not None
+        ]
+        self._note_settled(pile, frame.t)
         readings = [r for r in readings if not self._misread_top(pile, r)]
         if not readings:
             return []
@@ -821,6 +824,11 @@ class StackTracker:
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
         return changed >= first_t - lead and (not top_before or changed >= top_before[-1])
 
+    def _note_settled(self, pile: Pile, t: float) -> None:
+        settle = self.settings.settle_s
+        if settle is not None:
+            pile.settled.update(card for card, still in pile.news_still if t - still >= settle)
+
     def _settled(self, pile: Pile, card: Card) -> bool:
         """Whether ``card`` was read lying still on ``pile`` (see ``TrackerSettings.settle_s``); True when the
         sightings do not tell."""
@@ -910,6 +918,7 @@ class StackTracker:
         pile.copy_run = pile.uncover_run = None
         pile.ballot.restart(keep=card)
         pile.settled.clear()
+        pile.news_still = []
         return change
 
     def _covered(self, pile: Pile, card: Card, t: float) -> tuple[tuple[Card, float, int], ...]:
