@@ -167,7 +167,8 @@ class Judge:
         events: list[Event] = (
             self._one_misread(book, change) + self._built_on_a_skip(book, change) + self._hidden_before(book, change)
         )
-        landing = replace(landing, stack=book.stack)
+        t, frame = change.down  # said when it most likely came down, under the hand, not when first read
+        landing = replace(landing, stack=book.stack, t=t, frame=frame)
         height = self._height(book)
         play = self.centre.push(landing)
         events.extend(play.events)

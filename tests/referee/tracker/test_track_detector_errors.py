@@ -233,3 +233,13 @@ def test_a_repeat_of_the_top_slapped_long_after_it_and_left_lying_is_flagged():
     frames += [[("r4", (40.0, 20.0), 25.0)]] * 30
     flags = [(str(e.card), e.reason) for _, e in run(frames) if isinstance(e, IllegalPlay)]
     assert flags == [("r4", "wrong_number")]
+
+
+def test_a_card_first_read_as_a_hand_leaves_its_stack_is_said_to_have_come_down_under_the_hand():
+    frames: list = stack("r1")
+    covered = len(frames)
+    frames += [[]] * 18 + [[("r2", (2.0, 1.0), 3.0)]] * 30  # a hand hides the stack 0.6 s; r2 shows as it leaves
+    (_, played) = run(frames)[-1]
+    assert f"{played.type} {played.card}" == "card_played r2"
+    first_read = (covered + 18) / FPS
+    assert first_read - 0.5 <= played.t < first_read - 0.1  # under the hand, not when first read
