@@ -200,7 +200,7 @@ def _thumb_size(width: int, height: int, scale: int = SCALE) -> tuple[int, int]:
     return max(1, width // scale), max(1, height // scale)
 
 
-def _thumb(image: npt.NDArray[np.uint8], scale: int = SCALE, blur: int = 5) -> npt.NDArray[np.uint8]:
+def _thumb(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    small = cv2.resize(grey, _thumb_size(grey.shape[1], grey.shape[0], scale), interpolation=cv2.INTER_AREA)
-    return np.asarray(cv2.GaussianBlur(small, (blur, blur), 0), np.uint8)
+    small = cv2.resize(grey, _thumb_size(grey.shape[1], grey.shape[0]), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.GaussianBlur(small, (5, 5), 0), np.uint8)

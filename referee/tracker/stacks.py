@@ -821,8 +821,8 @@ class StackTracker:
     def _note_change(self, pile: Pile, seen: list[Sighting], t: float) -> None:
         """Records when the picture at the pile last changed, as its sightings tell (None: they cannot tell)."""
         stamps = [sighting.still_since for sighting in seen if sighting.still_since is not None]
-        known = [changed for _, changed in pile.changes if changed is not None]
-        latest = max([*stamps, *known[-1:]]) if stamps else None
+        known = next((changed for _, changed in reversed(pile.changes) if changed is not None), None)
+        latest = max(stamps if known is None else [*stamps, known]) if stamps else None
         pile.changes.append((t, latest))
         while pile.changes[0][0] < t - CHANGES_KEPT_S:
             pile.changes.popleft()
