@@ -89,8 +89,8 @@ def _choose_backs(rng: np.random.Generator, pool: SplitPools, players: int) -> l
 
 LAYOUT_KINDS: tuple[str, ...] = ("centre", "table", "player", "counting", "heap")
 # A camera far from the table sees the whole of it (players' areas around the stacks); a close one, details.
-_WIDE_VIEW_ODDS = (0.15, 0.6, 0.05, 0.1, 0.1)
-_CLOSE_VIEW_ODDS = (0.4, 0.05, 0.15, 0.22, 0.18)
+_WIDE_VIEW_ODDS = (0.15, 0.55, 0.05, 0.15, 0.1)
+_CLOSE_VIEW_ODDS = (0.36, 0.05, 0.15, 0.28, 0.16)
 WIDE_VIEW_CARD_PX = 45.0  # card width in a 640-wide output below which a view counts as wide
 
 
@@ -117,7 +117,11 @@ def _seated_layout(rng: np.random.Generator, backs: list[str], whole_table: bool
 
 
 def _counting_layout(rng: np.random.Generator, backs: list[str]) -> Layout:
-    """After the round: each player's centre cards spread out, shingled or fanned, one spread per back."""
+    """After the round: the centre cards spread out, one spread per back (shingled across or fanned) or each
+    stack lifted off lengthwise where it lay, its cards of mixed backs and the fans of neighbouring stacks
+    crossing; leftovers shingled in lines."""
+    if rng.random() < 0.4:
+        return _stack_fans(rng, backs), (0.0, 0.0)
     cards = []
     groups = int(rng.integers(1, 6))
     for g in range(groups):
@@ -126,6 +130,25 @@ def _counting_layout(rng: np.random.Generator, backs: list[str]) -> Layout:
         count = int(rng.integers(3, 26))
         cards += spread(rng, start, angle, count, backs[g % len(backs)], bool(rng.random() < 0.4))
     return cards, (0.0, 0.0)
+
+
+def _stack_fans(rng: np.random.Generator, backs: list[str]) -> list[PlacedCard]:
+    """Centre stacks each lifted off lengthwise where it lay (steps of 9-22 mm), on a loose grid whose
+    neighbours' fans may overlap."""
+    cards: list[PlacedCard] = []
+    stacks = int(rng.integers(1, 10))
+    columns = max(1, math.ceil(math.sqrt(stacks * 1.5)))
+    spacing = float(rng.uniform(75, 140))
+    for i in range(stacks):
+        row, column = divmod(i, columns)
+        start = (
+            (column - (columns - 1) / 2) * spacing + float(rng.normal(0, 12)),
+            (row - stacks / columns / 2) * spacing * 2.0 + float(rng.normal(0, 12)),
+        )
+        angle = float(rng.uniform(-30, 30)) + 180 * int(rng.random() < 0.5)
+        count = int(rng.integers(1, 11))
+        cards += spread(rng, start, angle, count, backs[0], False, lengthwise=True, mixed_backs=backs)
+    return cards
 
 
 def _heap_layout(rng: np.random.Generator, backs: list[str]) -> Layout:

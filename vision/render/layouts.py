@@ -114,8 +114,15 @@ def spread(
     back: str,
     fanned: bool,
     faces: Sequence[Card | None] = (),
+    *,
+    lengthwise: bool = False,
+    mixed_backs: Sequence[str] = (),
 ) -> list[PlacedCard]:
-    """Cards spread for counting: shingled along a line, or fanned around a pivot near their bottom edge."""
+    """Cards spread for counting: shingled along a line, or fanned around a pivot near their bottom edge.
+
+    ``lengthwise`` shingles them along their long side (each back shows a band across the card, as when a
+    centre stack is lifted off card by card where it lay); ``mixed_backs``: each card's back is drawn from these
+    (a centre stack holds every player's cards), else all are ``back``."""
     cards = []
     step = float(rng.uniform(9, 22))
     fan_step = float(rng.uniform(3, 9))
@@ -127,9 +134,11 @@ def spread(
             centre = _at(pivot, angle_deg + turn, 0, -CARD_HEIGHT_MM * 0.4)
             angle = angle_deg + turn
         else:
-            centre = _at(start, angle_deg, i * step + float(rng.normal(0, 0.8)), float(rng.normal(0, 0.8)))
+            along, across = i * step + float(rng.normal(0, 0.8)), float(rng.normal(0, 0.8))
+            centre = _at(start, angle_deg, across, along) if lengthwise else _at(start, angle_deg, along, across)
             angle = angle_deg + float(rng.normal(0, 1.5))
-        cards.append(PlacedCard(centre, angle, face, back, (i + 1) * CARD_THICKNESS_MM))
+        own = mixed_backs[int(rng.integers(len(mixed_backs)))] if mixed_backs else back
+        cards.append(PlacedCard(centre, angle, face, own, (i + 1) * CARD_THICKNESS_MM))
     return cards
 
 

@@ -46,6 +46,18 @@ def test_every_card_of_a_back_spread_shows_for_counting(fanned: bool) -> None:
     assert {label.kind for label in labels} == {"back"}
 
 
+def test_a_stack_lifted_off_lengthwise_shows_a_band_of_every_back_it_holds() -> None:
+    backs = ("red-red", "blue-blue", "green-green")
+    cards = spread(np.random.default_rng(5), (0.0, 0.0), 0.0, 8, backs[0], False, lengthwise=True, mixed_backs=backs)
+    # shingled along the card's long side: the centres march along y, not x
+    assert max(abs(c.centre_mm[0]) for c in cards) < 5.0
+    assert cards[-1].centre_mm[1] - cards[0].centre_mm[1] > 7 * 8.0
+    assert {c.back for c in cards} <= set(backs) and len({c.back for c in cards}) > 1
+    cam = Camera.looking_at((0.0, 60.0), 700.0, 0.0, 900.0, (640, 640))
+    labels = render(Scene.plain(cam, cards), FlatArt()).labels
+    assert len(labels) == 8 and all(label.visible > 0.05 for label in labels)
+
+
 def test_a_player_area_has_a_ligretto_pile_with_its_top_card_up_and_a_row_of_faces() -> None:
     cards = player_area(np.random.default_rng(2), (0.0, 400.0), 0.0, "red-pink", 4)
     assert {c.back for c in cards} == {"red-pink"}
