@@ -5,6 +5,9 @@
   true stack (stacks are numbered independently; the correspondence is the one most plays agree on).
 - Illegal plays: the same card within ``window_s``; the latency is when the referee *said* it (the frame it was
   reading) minus when the card came down, and a flag counts as in time within ``window_s``.
+- Illegal plays in view: the true illegal plays whose card lay in view (at least half of it showing in
+  ``MIN_VIEW_FRAMES`` frames) between landing and being taken back; a card slapped down and taken back under
+  the same hand can be seen by no camera, and the figure says how many of the others were caught.
 - Conflicts: a referee conflict of the same card within ``window_s`` of a true one.
 - End of round: per back, the centre count and the score both exact.
 
@@ -22,13 +25,20 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.events import CardPlayed, Conflict, Event, IllegalPlay, RoundScored, StackStarted
+from referee.cards import Card
+from referee.events import CardPlayed, CardTakenBack, Conflict, Event, IllegalPlay, RoundScored, StackStarted
 
 WINDOW_S = 0.5
+MIN_VIEW_SHARE = 0.5
+MIN_VIEW_FRAMES = 3
+"""A card is in view in a frame when this share of it shows, and a landed card was in view when it was in this
+many frames (a tenth of a second at 30 fps): what a reader needs to see it at all."""
+LabelledCard = tuple[Card, "str | None", float]
+"""A face in a frame's ground truth: the card, its owner's back, the share of it that shows."""
 Said = tuple[Event, float]
 """A referee event and the video time at which the referee said it."""
 
@@ -59,6 +69,8 @@ class RoundMetrics:
     centre_exact: int = 0
     """Players whose centre count alone is exact (the leftovers aside)."""
     scored: bool = False
+    illegal_in_view: Tally | None = None
+    """The illegal plays whose card was in view (see :func:`illegal_in_view`); None when not measured."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -76,6 +88,8 @@ class RoundMetrics:
             "illegal_said": self.illegal.said,
             "illegal_right": self.illegal.right,
             "illegal_in_time": self.in_time,
+            "illegal_in_view_truth": "" if self.illegal_in_view is None else self.illegal_in_view.truth,
+            "illegal_in_view_right": "" if self.illegal_in_view is None else self.illegal_in_view.right,
             "illegal_latency_median_s": round(statistics.median(lat), 3) if lat else "",
             "illegal_latency_max_s": round(lat[-1], 3) if lat else "",
             "conflicts_truth": self.conflicts.truth,
@@ -146,9 +160,15 @@ def _stack_mapping(votes: Counter[tuple[int | None, int | None]]) -> dict[int | 
 
 
 def score_round(
-    truth: Sequence[Event], said: Sequence[Said], *, window: float = WINDOW_S, extra: dict[str, Any] | None = None
+    truth: Sequence[Event],
+    said: Sequence[Said],
+    *,
+    window: float = WINDOW_S,
+    extra: dict[str, Any] | None = None,
+    in_view: Sequence[bool] | None = None,
 ) -> RoundMetrics:
-    """Every figure for one round; ``said`` pairs each referee event with the video time it was said."""
+    """Every figure for one round; ``said`` pairs each referee event with the video time it was said;
+    ``in_view``: per true illegal play (in order), whether its card was in view (:func:`illegal_in_view`)."""
     events = [e for e, _ in said]
     plays = score_plays(truth, events, window)
     true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
@@ -159,6 +179,10 @@ def score_round(
     said_conflicts = [e for e in events if isinstance(e, Conflict)]
     conflict_pairs = _pairs(true_conflicts, said_conflicts, 2 * window)
     players, exact, centre_exact, scored = _end_of_round(truth, events)
+    seen = None
+    if in_view is not None:
+        caught = {i for i, _ in pairs}
+        seen = Tally(sum(in_view), len(said_illegal), sum(1 for i, v in enumerate(in_view) if v and i in caught))
     return RoundMetrics(
         plays=plays,
         illegal=Tally(len(true_illegal), len(said_illegal), len(pairs)),
@@ -168,6 +192,7 @@ def score_round(
         players_exact=exact,
         centre_exact=centre_exact,
         scored=scored,
+        illegal_in_view=seen,
         extra=dict(extra or {}),
     )
 
@@ -184,6 +209,47 @@ def _end_of_round(truth: Sequence[Event], said: Sequence[Event]) -> tuple[int, i
     centre = [b for b in backs if said_score.centre.get(b, 0) == true_score.centre.get(b, 0)]
     exact = sum(1 for b in centre if said_score.scores.get(b) == true_score.scores.get(b))
     return len(backs), exact, len(centre), True
+
+
+def illegal_in_view(
+    truth: Sequence[Event],
+    frames: Iterable[tuple[float, Sequence[LabelledCard]]],
+    *,
+    min_share: float = MIN_VIEW_SHARE,
+    min_frames: int = MIN_VIEW_FRAMES,
+) -> tuple[bool, ...]:
+    """Per true illegal play (in order), whether its card was in view between landing and being taken back (by
+    its owner: the same card of the same back), from the video's ground-truth ``frames`` (time, faces).
+
+    >>> from referee.events import CardTakenBack, IllegalPlay
+    >>> g3 = Card.parse("g3")
+    >>> truth = [IllegalPlay(t=1.0, stack=1, card=g3, back="a"), CardTakenBack(t=1.2, stack=1, card=g3, back="a"),
+    ...          IllegalPlay(t=2.0, stack=1, card=g3, back="a")]
+    >>> frames = [(1.0 + k / 30, [(g3, "a", 0.2)]) for k in range(6)]
+    >>> frames += [(2.0 + k / 30, [(g3, "a", 0.9)]) for k in range(6)]
+    >>> illegal_in_view(truth, frames)
+    (False, True)
+    """
+    plays = [e for e in truth if isinstance(e, IllegalPlay)]
+    ends = []
+    for play in plays:
+        back = next(
+            (
+                e.t
+                for e in truth
+                if isinstance(e, CardTakenBack) and e.t >= play.t and e.card == play.card and e.back == play.back
+            ),
+            float("inf"),
+        )
+        ends.append(back)
+    counts = [0] * len(plays)
+    for t, cards in frames:
+        for k, play in enumerate(plays):
+            if play.t <= t <= ends[k] and any(
+                card == play.card and owner == play.back and share >= min_share for card, owner, share in cards
+            ):
+                counts[k] += 1
+    return tuple(n >= min_frames for n in counts)
 
 
 @dataclass(frozen=True)
@@ -207,6 +273,13 @@ class Totals:
     @property
     def conflicts(self) -> Tally:
         return self._sum("conflicts")
+
+    @property
+    def illegal_in_view(self) -> Tally | None:
+        tallies = [r.illegal_in_view for r in self.rounds]
+        if not tallies or any(t is None for t in tallies):
+            return None
+        return Tally(*(sum(getattr(t, name) for t in tallies if t) for name in ("truth", "said", "right")))
 
     @property
     def latencies(self) -> list[float]:
@@ -236,9 +309,20 @@ class Totals:
             f"({plays.right} right of {plays.truth} true, {plays.said} said)",
             f"illegal plays:    recall {illegal.recall:7.2%}  precision {illegal.precision:7.2%}  "
             f"({illegal.right} of {illegal.truth}, {illegal.said} said); {lat_text}",
+            *self._in_view_lines(),
             f"conflicts:        recall {conflicts.recall:7.2%}  precision {conflicts.precision:7.2%}  "
             f"({conflicts.right} of {conflicts.truth}, {conflicts.said} said)",
             f"end of round:     {exact}/{players} players exact ({exact / players if players else 0:.1%}); "
             f"centre counts alone {self.centre_exact}/{players}; "
             f"{sum(r.scored for r in self.rounds)}/{len(self.rounds)} rounds scored",
+        ]
+
+    def _in_view_lines(self) -> list[str]:
+        seen, illegal = self.illegal_in_view, self.illegal
+        if seen is None:
+            return []
+        return [
+            f"  in view:        recall {seen.recall:7.2%}  ({seen.right} of the {seen.truth} whose card showed "
+            f">= {MIN_VIEW_SHARE:.0%} in >= {MIN_VIEW_FRAMES} frames before it was taken back; the other "
+            f"{illegal.truth - seen.truth} never showed: under a hand the whole time, or out of the picture)"
         ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +138,9 @@ def _skips_still(args: argparse.Namespace) -> bool:
 
 def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[str, Any]]:
     from referee.events import read_events
-    from referee.referee_eval import score_round
+    from referee.referee_eval import illegal_in_view, score_round
     from referee.replay_files import ReplayOptions, replay_video
+    from vision.oracle import truth_frames_path
 
     video = _rendered(args, players, seed)
     mode = "oracle" if args.oracle else "oracle-boxes" if args.oracle_boxes else "detector"
@@ -163,8 +165,30 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         "speed_x_realtime": round(result.speed, 3),
         "exit_code": int(result.exit_code),
     }
-    metrics = score_round(truth, said, extra=extra)
+    in_view = illegal_in_view(truth, _labelled_faces(truth_frames_path(video)))
+    metrics = score_round(truth, said, extra=extra, in_view=in_view)
     return metrics, metrics.row()
+
+
+def _labelled_faces(path: Path) -> Iterator[tuple[float, list[Any]]]:
+    """Each frame's time and faces (card, owner, share showing) from a rendered round's ground truth."""
+    import json
+
+    from referee.cards import Card, Colour
+    from referee.errors import InputFileError
+
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                data = json.loads(line)
+                faces = [
+                    (Card(Colour(c["colour"]), int(c["number"])), c.get("owner"), float(c.get("visible", 1.0)))
+                    for c in data["cards"]
+                    if c.get("kind") == "face" and c.get("colour") and c.get("number")
+                ]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InputFileError(f"{path} line {number}: not a frame of card labels ({exc})") from None
+            yield float(data["t"]), faces
 
 
 def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee.cards import Card
-from referee.events import CardPlayed, Conflict, IllegalPlay, RoundScored, StackStarted
-from referee.referee_eval import Totals, score_round
+from referee.events import CardPlayed, CardTakenBack, Conflict, IllegalPlay, RoundScored, StackStarted
+from referee.referee_eval import Totals, illegal_in_view, score_round
 
 TRUTH = [
     StackStarted(t=1.0, stack=1, card=Card.parse("r1")),
@@ -89,3 +89,25 @@ def test_two_copies_of_a_card_starting_two_stacks_at_once_are_told_apart_by_thei
         (CardPlayed(t=5.0, stack=9, card=Card.parse("y2")), 5.2),
     ]
     assert score_round(truth, said).plays.right == 4
+
+
+def test_illegal_plays_taken_back_unseen_under_the_hand_are_told_apart_from_those_in_view():
+    g3, b7 = Card.parse("g3"), Card.parse("b7")
+    truth = [
+        IllegalPlay(t=1.0, stack=1, card=g3, back="a", reason="wrong_colour"),
+        CardTakenBack(t=1.3, stack=1, card=g3, back="a"),
+        IllegalPlay(t=4.0, stack=2, card=b7, back="b", reason="wrong_number"),
+    ]
+    # g3 showed a fifth of itself under the hand until taken back; b7 lay in full view; another
+    # player's g3 in full view elsewhere does not make the first one seen
+    frames = [(1.0 + k / 30, [(g3, "a", 0.2), (g3, "b", 1.0)]) for k in range(9)]
+    frames += [(4.0 + k / 30, [(b7, "b", 0.95)]) for k in range(9)]
+    in_view = illegal_in_view(truth, frames)
+    assert in_view == (False, True)
+
+    said = [(IllegalPlay(t=4.1, stack=9, card=b7, reason="wrong_number"), 4.3)]
+    caught_b7 = score_round(truth, said, in_view=in_view)
+    assert (caught_b7.illegal.right, caught_b7.illegal.truth) == (1, 2)
+    assert (caught_b7.illegal_in_view.right, caught_b7.illegal_in_view.truth) == (1, 1)
+    assert any("in view" in line and "1 of the 1" in line for line in Totals([caught_b7]).lines())
+    assert caught_b7.row()["illegal_in_view_truth"] == 1
