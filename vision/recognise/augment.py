@@ -44,6 +44,7 @@ class CameraSettings:
     grain_p: float = 0.0  # low-light sensor grain (strong, partly blotchy, colour) as phones show it in dim rooms
     squash_p: float = 0.0  # foreshortening: a steep camera (or a wide lens's edge) shrinks the picture's vertical
     detector_p: float = 0.0  # cut out through a rough detector-like box (detector_box) instead of the noisy quad
+    beneath_p: float = 0.0  # the card lies on another (as on a stack), slapped askew: the one below peeks out
 
 
 DEFAULT_CAMERA = CameraSettings()
@@ -63,8 +64,10 @@ def camera_crop(
     occluders: Sequence[Image] = (),
     settings: CameraSettings = DEFAULT_CAMERA,
     size: tuple[int, int] = (CROP_WIDTH, CROP_HEIGHT),
+    beneath: Image | None = None,
 ) -> CameraSample:
-    """One training crop of ``card`` (BGRA) as a camera and a detector would deliver it."""
+    """One training crop of ``card`` (BGRA) as a camera and a detector would deliver it; ``beneath`` (BGRA): the
+    card it lies on, drawn with probability ``settings.beneath_p`` (on a stack, the card one lower)."""
     card_w = float(np.exp(rng.uniform(np.log(settings.min_width), np.log(settings.max_width))))
     aspect = card.shape[1] / card.shape[0]
     card_h = card_w / aspect
@@ -73,6 +76,8 @@ def camera_crop(
     quad = _placement(card_w, card_h, canvas_side, rng)
     if settings.squash_p > 0 and rng.random() < settings.squash_p:  # no draw when off, as for grain
         quad = _squash(quad, canvas_side, rng)
+    if beneath is not None and settings.beneath_p > 0 and rng.random() < settings.beneath_p:
+        _paste(canvas, beneath, _slapped_under(quad, card_w, rng))
     card_mask = _paste(canvas, card, quad)
     covered = np.zeros(card_mask.shape, bool)
     if occluders and rng.random() < settings.occlusion_p:
@@ -192,6 +197,16 @@ def _placement(card_w: float, card_h: float, side: int, rng: np.random.Generator
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     centre = side / 2 + rng.normal(0, 0.03 * card_w, 2)
     return (half @ rot.T + centre).astype(np.float32)
+
+
+def _slapped_under(quad: npt.NDArray[np.float32], card_w: float, rng: np.random.Generator) -> npt.NDArray[np.float32]:
+    """Where the card below lies: a slap lands up to 15 % of a card off and turned by up to 20 degrees (mostly
+    less), so the lower card's corner index and edge show beside the top card."""
+    centre = quad.mean(axis=0)
+    turn = np.deg2rad(float(np.clip(rng.normal(0, 8), -20, 20)))
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
+    shift = rng.uniform(0.03, 0.15) * card_w * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
+    return ((quad - centre) @ rot.T + centre + shift).astype(np.float32)
 
 
 def _squash(quad: npt.NDArray[np.float32], side: int, rng: np.random.Generator) -> npt.NDArray[np.float32]:

@@ -109,13 +109,33 @@ def photograph(
     occluders: Sequence[Image] = (),
     settings: CameraSettings = DEFAULT_CAMERA,
 ) -> Crops:
-    """``count`` camera crops of renders drawn at random (balanced over labels by drawing renders uniformly)."""
+    """``count`` camera crops of renders drawn at random (balanced over labels by drawing renders uniformly). With
+    ``settings.beneath_p``, a face may lie on the face one lower of its colour in the same print (a stack)."""
     images = np.zeros((count, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
     labels = np.zeros(count, np.int64)
     visible = np.zeros(count, np.float32)
     width = np.zeros(count, np.float32)
+    below = _below(renders) if settings.beneath_p > 0 else {}
     for i in range(count):
-        label, art = renders[int(rng.integers(len(renders)))]
-        sample = camera_crop(art, rng, occluders, settings)
+        k = int(rng.integers(len(renders)))
+        label, art = renders[k]
+        beneath = renders[below[k]][1] if k in below else None
+        sample = camera_crop(art, rng, occluders, settings, beneath=beneath)
         images[i], labels[i], visible[i], width[i] = sample.crop, label, sample.visible, sample.width
     return Crops(images, labels, visible, width)
+
+
+def _below(renders: Sequence[tuple[int, Image]]) -> dict[int, int]:
+    """For each face render, the render of the card one lower of its colour in the same print (``face_renders``
+    lays out each style as the 40 cards in order), or for a 1 the 2 (a 1 lies on the table, but a card of the
+    same colour under a face is what matters)."""
+    index = {}
+    for k, (label, _) in enumerate(renders):
+        if label < 0 or label >= len(FULL_SET):
+            continue
+        style_start = k - label
+        if style_start < 0 or renders[style_start][0] != 0:
+            continue
+        lower = label - 1 if label % 10 else label + 1
+        index[k] = style_start + lower
+    return index

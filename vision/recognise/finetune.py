@@ -60,13 +60,15 @@ class FinetuneConfig:
     grain_p: float = 0.0  # share of extra crops with strong low-light sensor grain
     squash_p: float = 0.0  # share of extra crops seen from a low angle (foreshortened)
     detector_p: float = 0.0  # share of extra crops cut out through a rough detector-like box
+    beneath_p: float = 0.0  # faces: share of extra crops lying on the card one lower, slapped askew (a stack)
     threads: int = 1
 
     def key(self) -> str:
         grain = f"-g{self.grain_p}" if self.grain_p else ""
         squash = f"-q{self.squash_p}" if self.squash_p else ""
         detector = f"-d{self.detector_p}" if self.detector_p else ""
-        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}{squash}{detector}"
+        beneath = f"-b{self.beneath_p}" if self.beneath_p else ""
+        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}{squash}{detector}{beneath}"
 
     def camera(self) -> CameraSettings:
         """Small faces are where faces fail: widths 22..130 px, blurred more often than in the first training."""
@@ -78,6 +80,7 @@ class FinetuneConfig:
                 grain_p=self.grain_p,
                 squash_p=self.squash_p,
                 detector_p=self.detector_p,
+                beneath_p=self.beneath_p,
             )
         return CameraSettings(min_width=24, grain_p=self.grain_p, squash_p=self.squash_p, detector_p=self.detector_p)
 
@@ -209,11 +212,14 @@ def main() -> None:
     parser.add_argument(
         "--detector", type=float, default=0.0, help="share of extra crops cut out through a rough detector-like box"
     )
+    parser.add_argument(
+        "--beneath", type=float, default=0.0, help="faces: share of extra crops lying on the card one lower (a stack)"
+    )
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
                             grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
-                            threads=args.threads)  # fmt: skip
+                            beneath_p=args.beneath, threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,20 @@ def test_squashed_crops_still_come_out_portrait_and_the_right_way_round() -> Non
         top = sample.crop[10:40, 16:48].mean(axis=(0, 1))
         assert sample.crop.shape == (96, 64, 3)
         assert (top[2] > top[0]) != sample.flipped
+
+
+def test_a_card_slapped_on_another_shows_the_one_below_at_its_edges_and_stays_whole() -> None:
+    top = np.zeros((182, 118, 4), np.uint8)
+    top[..., 2], top[..., 3] = 230, 255  # red
+    below = np.zeros((182, 118, 4), np.uint8)
+    below[..., 1], below[..., 3] = 230, 255  # green
+    settings = replace(STILL, beneath_p=1.0, detector_p=1.0)
+    green_at_edges = 0
+    for seed in range(8):
+        sample = camera_crop(top, np.random.default_rng(seed), settings=settings, beneath=below)
+        assert sample.visible == 1.0  # the card below never covers the card on top
+        edges = np.concatenate([sample.crop[:6].reshape(-1, 3), sample.crop[-6:].reshape(-1, 3)])
+        green_at_edges += int((edges[:, 1].astype(int) > edges[:, 2].astype(int) + 30).any())
+        centre = sample.crop[30:66, 20:44].reshape(-1, 3).astype(int)
+        assert (centre[:, 2] > centre[:, 1] + 30).mean() > 0.95  # the top card, red, fills the middle
+    assert green_at_edges >= 4
