@@ -35,9 +35,10 @@ from referee.session_result import Emitted, ExitCode, SessionResult
 from referee.session_vision import DetectorVision, OracleVision, Source, Vision
 from referee.sightings import FrameSightings, card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
-from referee.tracker.seats import SeatSorter
+from referee.tracker.seats import SAME_PLACE_MM, SeatSorter
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
 from vision.change import ChangeClock, ChangeGate, Region
+from vision.detections import BACK
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
@@ -61,6 +62,10 @@ ILLEGAL_SHOWN_S = 3.0
 THUMB_WIDTH = 180
 MAX_THUMBS = 400
 COUNT_EVERY_S = 1.0
+OPENING_TIMES = (0.0, 0.35, 0.7)
+"""The frames the seats are read from, thoroughly: a hand stack cut by the picture's edge reads unsure, and two
+readings that agree name its owner where one does not (seed 99000, four players: red-pink read at 0.39 and 0.37
+in two frames, below the 0.5 one reading needs)."""
 """During the end-of-round count a frame is read thoroughly (:mod:`vision.detect.thorough`, ten detector passes
 for the spreads' small, fanned backs), and that reading stands for the frames of the next second: the spreads
 lie still while they are counted, and the count settles over seconds (``settle_s``), not frames. Sample round
@@ -122,16 +127,20 @@ class Session:
             return self.settings.geometry
         quads: list[np.ndarray] = []
         first: Any = None
+        glances: list[Any] = []  # the opening's other frames: more readings of the seats' hand stacks
         for frame in samples:
-            # the opening frame is read thoroughly: the seats are learnt from it once, and one pass misses (or
+            # the opening frames are read thoroughly: the seats are learnt from them once, and one pass misses (or
             # takes for a face) a hand stack's back (seed 98000, two players: one of the two owners was lost)
-            detections, visible = self.vision.read(frame, thorough=first is None)
+            opening = first is None or frame.t <= OPENING_TIMES[-1] + 1e-6
+            detections, visible = self.vision.read(frame, thorough=opening)
             keep = detections.confidence >= 0.5
             if visible is not None:
                 keep &= visible >= 0.9  # whole cards only: a half-covered quad is not a rectangle
             if first is None:  # the seats: every card found (the detector's scores are too low to sift them:
                 # keeping >= 0.5 left 3 of the sample's 18 starting cards, all in one row, and a centre off by 250 mm)
                 first = detections if visible is None else detections[visible >= 0.25]  # cut by the frame too
+            elif opening:
+                glances.append(detections[detections.kind == BACK])
             quads.extend(detections.corners[keep])
         if not quads:
             return None
@@ -142,15 +151,16 @@ class Session:
         zones = centre_zone_from_seats(geometry, first.corners if first is not None else np.zeros((0, 4, 2)))
         geometry = geometry.with_zones(zones)
         if first is not None and len(first):
-            self.opening = to_sightings(first, geometry, t=0.0, frame=0)
+            self.opening = _opening(first, glances, geometry)
         return geometry
 
     def sample_times(self, info: VideoInfo) -> list[float]:
-        """When to look for the table plane: the first frame (what lies there before play) and spread over the
-        video."""
+        """When to look for the table plane: the opening frames (what lies there before play) and spread over
+        the video."""
         duration = info.duration or 60.0
         n = max(2, self.settings.sample_frames)
-        return [0.0, *[duration * (i + 0.5) / n for i in range(n)]]
+        opening = [t for t in OPENING_TIMES if t < duration]
+        return [*opening, *[duration * (i + 0.5) / n for i in range(n)]]
 
     # ---- the frame loop
 
@@ -188,6 +198,20 @@ class Session:
         spent = sum(result.timings.get(k, 0.0) for k in ("geometry_s", "vision_s", "referee_s", "sinks_s"))
         result.timings["decode_and_rest_s"] = max(0.0, result.wall_s - spent)
         return result
+
+
+def _opening(first: Any, glances: list[Any], geometry: TableGeometry) -> FrameSightings:
+    """The cards lying on the table at the start (the first frame), with the backs read again at their places in
+    the opening's other frames (see :data:`OPENING_TIMES`): each a vote for the owner of the place it lies at."""
+    opening = to_sightings(first, geometry, t=0.0, frame=0)
+    places = [s.centre for s in opening.sightings]
+    again = [
+        s
+        for detections in glances
+        for s in to_sightings(detections, geometry, t=0.0, frame=0).sightings
+        if any(math.hypot(s.centre[0] - x, s.centre[1] - y) <= SAME_PLACE_MM for x, y in places)
+    ]
+    return replace(opening, sightings=(*opening.sightings, *again))
 
 
 def _with_seats(settings: RefereeSettings, opening: FrameSightings | None, geometry: TableGeometry) -> RefereeSettings:

@@ -41,6 +41,10 @@ are cards lying askew, their centres within half a card of their line, and a spr
 OWNER_REACH_MM = 5 * CARD_WIDTH_MM
 """The farthest a seat's owning back (its hand stack) lies sideways from a card laid out in front of that seat:
 a row of five and the piles beside it."""
+SAME_PLACE_MM = 25.0
+"""Backs read this close in the opening frames lie at one place (a hand stack read in several frames)."""
+OWNER_EVIDENCE = 0.5
+"""The summed identity confidence of one back's readings at a place that names the place's owner."""
 AMBIGUOUS = 1.5
 """A second owner this many times as far as the nearest makes the card's seat unsure (eight players sit a row's
 length apart)."""
@@ -64,14 +68,25 @@ class SeatSorter:
     def from_opening(
         cls, sightings: Iterable[Sighting], middle: Point, zone: tuple[Point, ...] | None = None
     ) -> SeatSorter:
-        """The seats from the cards lying on the table before play (those outside the centre ``zone``); a back
-        read there with confidence names the owner of the places round it."""
+        """The seats from the cards lying on the table before play (those outside the centre ``zone``), possibly
+        read in several frames. The backs read at one place (within :data:`SAME_PLACE_MM`) vote for its owner
+        by their identity confidence; a back with :data:`OWNER_EVIDENCE` in all names the owner of the places
+        round it (one sure reading, or two unsure ones that agree: a hand stack cut by the picture's edge reads
+        at 0.4)."""
+        kept = [s for s in sightings if zone is None or not point_in_polygon(s.centre, zone)]
+        backs = [s for s in kept if s.kind == "back" and s.back]
         places = []
-        for s in sightings:
-            if zone is not None and point_in_polygon(s.centre, zone):
-                continue
+        for s in kept:
+            owner = None
+            if s.kind == "back":
+                votes: dict[str, float] = {}
+                for b in backs:
+                    near = math.hypot(b.centre[0] - s.centre[0], b.centre[1] - s.centre[1]) <= SAME_PLACE_MM
+                    if near and b.back:
+                        votes[b.back] = votes.get(b.back, 0.0) + b.identity_confidence
+                best = max(votes, key=lambda k: votes[k]) if votes else None
+                owner = best if best is not None and votes[best] >= OWNER_EVIDENCE else None
             radius, angle = _polar(s.centre, middle)
-            owner = s.back if s.kind == "back" and s.back and s.identity_confidence >= 0.5 else None
             places.append(_Place(radius, angle, owner))
         return cls(places, middle)
 

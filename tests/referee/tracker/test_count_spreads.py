@@ -53,6 +53,17 @@ def test_the_owners_are_the_backs_read_on_the_seats_before_play() -> None:
     assert set(_sorter().owners) == {"red-red", "blue-blue"}
 
 
+def test_a_hand_stack_read_unsurely_in_two_opening_frames_names_its_owner_where_one_reading_does_not() -> None:
+    # a hand stack cut by the picture's edge reads at about 0.4: below what one reading needs
+    once = [*_seat("red-red", 400.0)[:-1], Sighting.back_at("red-pink", (140.0, 400.0), identity_confidence=0.39)]
+    assert SeatSorter.from_opening(once, (0.0, 0.0), ZONE).owners == ()
+    again = Sighting.back_at("red-pink", (143.0, 398.0), identity_confidence=0.37)
+    assert SeatSorter.from_opening([*once, again], (0.0, 0.0), ZONE).owners == ("red-pink",)
+    # two unsure readings that disagree name nobody
+    other = Sighting.back_at("blue-blue", (143.0, 398.0), identity_confidence=0.37)
+    assert SeatSorter.from_opening([*once, other], (0.0, 0.0), ZONE).owners == ()
+
+
 def test_a_card_between_two_seats_about_as_far_from_both_has_no_owner() -> None:
     places = [Sighting.back_at("red-red", (300.0, 300.0)), Sighting.back_at("blue-blue", (-300.0, 300.0))]
     sorter = SeatSorter.from_opening(places, (0.0, 0.0), ZONE)
