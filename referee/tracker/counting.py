@@ -32,7 +32,7 @@ from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
 from referee.sightings import FrameSightings, Quad, Sighting
-from referee.tracker.fan_length import Fan, fill_missing, largest_remainders
+from referee.tracker.fan_length import Fan, fill_missing, largest_remainders, line_count
 
 UNKNOWN_BACK = "?"
 
@@ -239,7 +239,7 @@ class SpreadCounter:
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))
             else:
-                leftover[back] += len(spread)
+                leftover[back] += line_count([(spot.x, spot.y) for spot in spread])
         seen = sum(len(spread) for spread, _ in fans)
         fitted = self._fitted([spread for spread, _ in fans], centre_total, seen)
         for i, (spread, cards) in enumerate(fans):

@@ -165,3 +165,12 @@ def test_leftover_fans_are_counted_card_by_card_whatever_the_centre_total() -> N
     centre = [Sighting.back_at("red-red", (-60.0 + 13.0 * i, 150.0)) for i in range(3)]
     frames = [_frame(*fan, *centre, t=60.0 + k / 30) for k in range(10)]
     assert _count(frames, _sorter(), centre_total=3) == ({"red-red": 3}, {"red-red": 4})
+
+
+def test_a_leftover_line_boxed_twice_here_and_there_is_counted_by_its_length() -> None:
+    # seven cards laid each half over the last (28 mm), three of them also boxed across two strips (10 mm off)
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    xs = [-90.0 + 28.0 * i for i in range(7)]
+    boxes = [*xs, xs[1] + 10.0, xs[3] + 10.0, xs[5] + 10.0]
+    frames = [_frame(*(Sighting.back_at("red-red", (x, y)) for x in boxes), t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({}, {"red-red": 7})
