@@ -62,15 +62,15 @@ ILLEGAL_SHOWN_S = 3.0
 THUMB_WIDTH = 180
 MAX_THUMBS = 400
 COUNT_EVERY_S = 1.0
-OPENING_TIMES = (0.0, 0.35, 0.7)
-"""The frames the seats are read from, thoroughly: a hand stack cut by the picture's edge reads unsure, and two
-readings that agree name its owner where one does not (seed 99000, four players: red-pink read at 0.39 and 0.37
-in two frames, below the 0.5 one reading needs)."""
 """During the end-of-round count a frame is read thoroughly (:mod:`vision.detect.thorough`, ten detector passes
 for the spreads' small, fanned backs), and that reading stands for the frames of the next second: the spreads
 lie still while they are counted, and the count settles over seconds (``settle_s``), not frames. Sample round
 (truth 30 centre cards), centre cards counted: 9 in one pass a frame, 14 thorough every read frame (38 thorough
 reads, 14.6 s on the loaded 2-core machine), 16 thorough once a second (5 reads, 2.5 s)."""
+OPENING_TIMES = (0.0, 0.35, 0.7)
+"""The frames the seats are read from, thoroughly: a hand stack cut by the picture's edge reads unsure, and two
+readings that agree name its owner where one does not (seed 99000, four players: red-pink read at 0.39 and 0.37
+in two frames, below the 0.5 one reading needs)."""
 GATE_MARGIN_MM = 30.0
 """How far around the centre zone a change wakes the detector: a card read during play has its centre in the
 zone, so anything that lands on it, uncovers it or takes it away changes pixels there. Wider margins took in the
