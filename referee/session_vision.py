@@ -19,6 +19,7 @@ from vision.oracle import DEFAULT_MIN_VISIBLE, TruthFrame, read_truth_frames
 from vision.sources import Frame, VideoInfo
 
 Keep = Callable[[CardDetections], np.ndarray]
+Box = tuple[int, int, int, int]
 
 
 class Vision(Protocol):
@@ -27,11 +28,13 @@ class Vision(Protocol):
     name: str
 
     def read(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
     ) -> tuple[CardDetections, np.ndarray | None]:
         """``keep``: which found cards matter (a mask over the detections), decided before they are
         recognised, so cards nobody needs (the players' rows during play) cost no recognition.
-        ``thorough``: a frame that can afford several detector passes (the end-of-round count)."""
+        ``thorough``: a frame that can afford several detector passes (the end-of-round count).
+        ``within``: the part of the picture (``x0, y0, x1, y1`` pixels) every card ``keep`` keeps lies in: a
+        detector may look there only."""
         ...
 
 
@@ -65,7 +68,7 @@ class DetectorVision:
         return getattr(self.reader, "warning", None)
 
     def read(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
     ) -> tuple[CardDetections, np.ndarray | None]:
         if frame.image is None:
             return CardDetections.empty(), None
@@ -79,7 +82,10 @@ class DetectorVision:
             detections = reading.detections
             return (detections[keep(detections)] if keep is not None else detections), None
         start = time.perf_counter()
-        detections = detector(frame.image)
+        if within is not None and getattr(detector, "any_size", False):
+            detections = detector(frame.image, within=within)
+        else:
+            detections = detector(frame.image)
         if keep is not None:
             detections = detections[keep(detections)]
         found = time.perf_counter()
@@ -124,7 +130,7 @@ class OracleVision:
         return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)}, recogniser)
 
     def read(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
     ) -> tuple[CardDetections, np.ndarray | None]:
         truth = self.frames.get(frame.index)
         if truth is None:

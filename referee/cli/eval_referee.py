@@ -45,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="ORACLE BOXES: ground-truth card outlines read by the real recogniser (perfect detection only)",
     )
+    parser.add_argument("--model", type=Path, help="detector model (default models/detector.onnx)")
     parser.add_argument("--stride", type=int, default=1, metavar="K", help="read every K-th frame (default 1)")
     parser.add_argument(
         "--every-frame",
@@ -149,6 +150,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         oracle=args.oracle,
         oracle_boxes=args.oracle_boxes,
         stride=args.stride,
+        model=args.model,
         skip_still=_skips_still(args),
         video=args.video,
         report=args.video,

@@ -133,12 +133,14 @@ class SpreadCounter:
         its sightings, since its first may be off."""
         self._index += 1
         self._frames.append(self._index)
-        placed = [(s, p) for s in self._once_each(frame.sightings) if (p := self.sorter(s, frame)) is not None]
+        placed = [
+            (s, s.centre, p) for s in self._once_each(frame.sightings) if (p := self.sorter(s, frame)) is not None
+        ]
         pairs = sorted(
-            (math.hypot(spot.x - s.centre[0], spot.y - s.centre[1]), i, j)
-            for i, (s, _) in enumerate(placed)
+            (math.hypot(spot.x - x, spot.y - y), i, j)
+            for i, (_, (x, y), _) in enumerate(placed)
             for j, spot in enumerate(self._spots)
-            if abs(spot.x - s.centre[0]) < self.match_mm and abs(spot.y - s.centre[1]) < self.match_mm
+            if abs(spot.x - x) < self.match_mm and abs(spot.y - y) < self.match_mm
         )
         spot_of: dict[int, _Spot] = {}
         taken: set[int] = set()
@@ -146,10 +148,9 @@ class SpreadCounter:
             if d < self.match_mm and i not in spot_of and j not in taken:
                 spot_of[i] = self._spots[j]
                 taken.add(j)
-        for i, (sighting, place) in enumerate(placed):
+        for i, (sighting, (x, y), place) in enumerate(placed):
             spot = spot_of.get(i)
             if spot is None:
-                x, y = sighting.centre
                 spot = _Spot(x, y, place[0] == "centre", self._index, frame.in_zone(sighting))
                 self._spots.append(spot)
             self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
@@ -157,10 +158,12 @@ class SpreadCounter:
     def _once_each(self, sightings: tuple[Sighting, ...]) -> list[Sighting]:
         """The frame's sightings less the second boxes of cards boxed twice (the surer box stays)."""
         kept: list[Sighting] = []
+        centres: list[tuple[float, float]] = []
         for sighting in sorted(sightings, key=lambda s: -s.confidence):
             x, y = sighting.centre
-            if not any(math.hypot(x - k.centre[0], y - k.centre[1]) < self.same_card_mm for k in kept):
+            if not any(math.hypot(x - kx, y - ky) < self.same_card_mm for kx, ky in centres):
                 kept.append(sighting)
+                centres.append((x, y))
         return kept
 
     def _see(self, spot: _Spot, sighting: Sighting, back: str) -> None:

@@ -215,8 +215,9 @@ class Pile:
     frames_seen: int = 0
     copy_run: _PoseRun | None = None
     uncover_run: _PoseRun | None = None
-    top_reads: deque[tuple[float, Pose]] = field(default_factory=deque)
-    """Where the top card was read lately (time, pose), wherever it was read."""
+    top_reads: deque[tuple[float, Pose, bool]] = field(default_factory=deque)
+    """Where the top card's face was read lately (time, pose, whether read away from the top's place: as a
+    copy), wherever it was read."""
     reanchor: bool = False
     gap: tuple[float, int, float] | None = None
     """The latest stretch of time the pile was out of view: (from, its frame, to)."""
@@ -231,8 +232,9 @@ class Pile:
     (None: its sightings did not tell)."""
     top_seen: deque[float] = field(default_factory=deque)
     """When the top card was read where it lies, for a few seconds."""
-    settled: set[Card] = field(default_factory=set)
-    """New faces read lying still on the pile since its last landing (see ``TrackerSettings.settle_s``)."""
+    settled: dict[Card, float] = field(default_factory=dict)
+    """New faces read lying still on the pile since its last landing, and when last (see
+    ``TrackerSettings.settle_s``)."""
     news_still: list[tuple[Card, float]] = field(default_factory=list)
     """The new faces of the pile's latest reading, with since when each lay still: a repeated frame (the same
     reading of a still picture) shows them lying still longer."""
@@ -696,7 +698,7 @@ class StackTracker:
     def _note_top_reads(self, pile: Pile, readings: list[_Reading], t: float) -> None:
         for reading in readings:
             if pile.top is not None and reading.card == pile.top:
-                pile.top_reads.append((t, pose_of(reading.sighting)))
+                pile.top_reads.append((t, pose_of(reading.sighting), reading.element < 0))
         while pile.top_reads and pile.top_reads[0][0] < t - TOP_READS_S:
             pile.top_reads.popleft()
 
@@ -707,15 +709,30 @@ class StackTracker:
         if not reading.copy or reading.card == pile.top:
             return False
         pose, s = pose_of(reading.sighting), self.settings
-        return any(same_pose(top, pose, s.pose_mm, s.pose_deg) for _, top in pile.top_reads)
+        return any(same_pose(top, pose, s.pose_mm, s.pose_deg) for _, top, _ in pile.top_reads)
+
+    def _flickers(self, pile: Pile, run: _PoseRun) -> bool:
+        """Whether a copy of the top is the top boxed two ways in turn: its face was read at the copy's place
+        before, then at the top's own place, then at the copy's again (within ``TOP_READS_S``). A second card
+        slapped on the top hides it for good; one card boxed now with the strip beneath it, now alone, turns
+        its box to and fro (seed 99202, four players: a g2 on a g1 read at 18 and 30 degrees in turn for
+        seconds, a false "g2 on g2")."""
+        if run.card != pile.top or run.placement is None:
+            return False
+        s, pose = self.settings, (run.placement.x, run.placement.y, run.placement.angle)
+        before = [
+            t for t, p, copy in pile.top_reads if copy and t < run.first_t and same_pose(p, pose, s.pose_mm, s.pose_deg)
+        ]
+        return bool(before) and any(not copy and before[0] < t < run.first_t for t, _, copy in pile.top_reads)
 
     def _won(self, pile: Pile, run: _PoseRun) -> bool:
         v = self.settings.voting
         share = run.frames / max(1, pile.frames_seen - run.since + 1)
         if run.element < 0:  # a second copy of a card the pile holds: never a legal play, so the strict bar
             return (
-                self._moved_lately(pile, run.first_t)
-                and self._settled(pile, run.card)
+                not self._flickers(pile, run)
+                and self._moved_lately(pile, run.first_t)
+                and self._settled(pile, run.card, run.first_t)
                 and v.convincing(run.frames, run.last_t - run.first_t, share, self._dt, run.weight / run.frames)
             )
         lasted = v.lasted(run.last_t - run.first_t, v.min_span_s, self._dt)
@@ -769,7 +786,7 @@ class StackTracker:
             return []
         if not self._moved_lately(pile, winner.first_t):
             return []  # a face read anew where nothing moved since the top showed: the still top misread
-        if not self._settled(pile, winner.card):
+        if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
@@ -844,13 +861,14 @@ class StackTracker:
     def _note_settled(self, pile: Pile, t: float) -> None:
         settle = self.settings.settle_s
         if settle is not None:
-            pile.settled.update(card for card, still in pile.news_still if t - still >= settle)
+            pile.settled.update((card, t) for card, still in pile.news_still if t - still >= settle)
 
-    def _settled(self, pile: Pile, card: Card) -> bool:
-        """Whether ``card`` was read lying still on ``pile`` (see ``TrackerSettings.settle_s``); True when the
-        sightings do not tell."""
+    def _settled(self, pile: Pile, card: Card, since: float) -> bool:
+        """Whether ``card`` was read lying still on ``pile`` (see ``TrackerSettings.settle_s``) since it was
+        first read there at ``since`` (a copy of the top read still seconds ago, then swinging to and fro under a
+        passing hand, is no card landing now); True when the sightings do not tell."""
         unknown = not pile.changes or pile.changes[-1][1] is None
-        return self.settings.settle_s is None or unknown or card in pile.settled
+        return self.settings.settle_s is None or unknown or pile.settled.get(card, -math.inf) >= since - 1e-6
 
     def _leap(self, pile: Pile, card: Card) -> bool:
         """Whether ``card`` on ``pile`` would mean several cards landed unseen first (a y10 on a y6): such a

@@ -15,7 +15,7 @@ from vision.detect.onnx_detector import OnnxDetector
 
 
 def export_detector(checkpoint: Path, out: Path, imgsz: tuple[int, int], end2end: bool = True) -> Path:
-    """Writes ``checkpoint`` as ONNX (fixed input ``imgsz`` = height, width) to ``out``; returns ``out``.
+    """Writes ``checkpoint`` as ONNX (nominal input ``imgsz`` = height, width) to ``out``; returns ``out``.
 
     The file is loaded back with onnxruntime and run once on a blank frame, so a broken export fails here
     rather than in the first ``ligretto detect``.

@@ -11,6 +11,7 @@ with the raw head (``(1, 4 + classes + 1, anchors)``) also works; its boxes then
 from __future__ import annotations
 
 import ast
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from vision.detections import CardDetections
 
 Image = npt.NDArray[np.uint8]
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
+Box = tuple[int, int, int, int]
 PAD_VALUE = 114  # ultralytics' letterbox grey, which the network saw around every training image
 
 
@@ -97,17 +99,42 @@ class OnnxDetector:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise InputFileError(f"{path} is not an ONNX detector model{hint}: {first}") from None
         self.input_name = self.session.get_inputs()[0].name
-        height, width = self.session.get_inputs()[0].shape[2:4]
-        self.input_size: tuple[int, int] = (int(height), int(width))
+        meta = self.session.get_modelmeta().custom_metadata_map
+        dims = self.session.get_inputs()[0].shape[2:4]
+        self.any_size = not all(isinstance(d, int) for d in dims)
+        """A model exported with dynamic axes: it reads a part of the frame (``within``) at the frame's scale."""
+        nominal = ast.literal_eval(meta["imgsz"]) if self.any_size and "imgsz" in meta else dims
+        self.input_size: tuple[int, int] = (int(nominal[0]), int(nominal[1]))
+        self.stride = int(meta.get("stride", 32))
         self.conf = conf
         self.iou = iou
-        meta = self.session.get_modelmeta().custom_metadata_map
         self.names: dict[int, str] = ast.literal_eval(meta["names"]) if "names" in meta else {0: "face", 1: "back"}
 
-    def __call__(self, image: Image) -> CardDetections:
-        """Detects the cards in one BGR image (any size; letterboxed to the model's input)."""
-        box = Letterbox.fit(image.shape[0], image.shape[1], self.input_size)
-        blob = to_blob(box.apply(image, self.input_size))
+    def __call__(self, image: Image, within: Box | None = None) -> CardDetections:
+        """Detects the cards in one BGR image (any size; letterboxed to the model's input).
+
+        ``within`` (``x0, y0, x1, y1`` pixels): only the cards in that part of the picture matter. A model that
+        takes any input size reads just that part, at the scale the whole picture would be read at, in less
+        time (a third of the frame: about half the time); a fixed-size model reads the whole picture."""
+        if within is None or not self.any_size:
+            return self._detect(image, self.input_size)
+        x0, y0, x1, y1 = within
+        part = image[y0:y1, x0:x1]
+        if part.size == 0:
+            return CardDetections.empty()
+        scale = Letterbox.fit(image.shape[0], image.shape[1], self.input_size).scale
+        target = (
+            min(self.input_size[0], _stride_up(part.shape[0] * scale, self.stride)),
+            min(self.input_size[1], _stride_up(part.shape[1] * scale, self.stride)),
+        )
+        found = self._detect(part, target)
+        return CardDetections.from_quads(
+            found.corners + np.asarray([x0, y0], np.float32), kind=found.kind, confidence=found.confidence
+        )
+
+    def _detect(self, image: Image, target: tuple[int, int]) -> CardDetections:
+        box = Letterbox.fit(image.shape[0], image.shape[1], target)
+        blob = to_blob(box.apply(image, target))
         output = self.session.run(None, {self.input_name: blob})[0][0]
         boxes, scores, classes = self._decode(output)
         if not len(boxes):
@@ -133,6 +160,15 @@ def to_blob(image: Image) -> npt.NDArray[np.float32]:
     for plane, channel in enumerate(cv2.split(image)[::-1]):
         np.multiply(channel, np.float32(1 / 255.0), out=blob[0, plane], casting="unsafe")
     return blob
+
+
+def _stride_up(size: float, stride: int) -> int:
+    """``size`` rounded up to a whole number of the network's strides (its input must divide by them).
+
+    >>> _stride_up(250.0, 32), _stride_up(256.0, 32)
+    (256, 256)
+    """
+    return max(stride, math.ceil(size / stride - 1e-6) * stride)
 
 
 Decoded = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int8]]

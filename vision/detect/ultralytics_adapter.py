@@ -76,14 +76,16 @@ def train(model: str | Path, resume: bool, **settings: Any) -> Path:
 
 
 def export_onnx(checkpoint: Path, imgsz: tuple[int, int], end2end: bool = True, opset: int = 17) -> Path:
-    """Exports ``checkpoint`` to ONNX at a fixed input (height, width); returns the written file.
+    """Exports ``checkpoint`` to ONNX for an input of (height, width), with dynamic axes (any multiple of the
+    stride runs; :class:`~vision.detect.onnx_detector.OnnxDetector` reads part of a frame at the frame's scale
+    through them, and the same numbers come out at the nominal size); returns the written file.
 
     ``end2end`` keeps YOLO26's NMS-free one-to-one head (output ``(1, 300, 7)``: box, score, class, angle),
     so the runtime needs no rotated NMS.
     """
     yolo = new_or_checkpoint(checkpoint)
     written = yolo.export(
-        format="onnx", imgsz=list(imgsz), opset=opset, simplify=True, dynamic=False, nms=False if end2end else None
+        format="onnx", imgsz=list(imgsz), opset=opset, simplify=True, dynamic=True, nms=False if end2end else None
     )
     return Path(written)
 

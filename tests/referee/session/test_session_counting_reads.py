@@ -22,7 +22,7 @@ class RecordingVision(OracleVision):
         super().__init__(*args, **kwargs)
         self.asked: list[tuple[float, bool]] = []
 
-    def read(self, frame, keep=None, *, thorough=False):
+    def read(self, frame, keep=None, *, thorough=False, within=None):
         self.asked.append((frame.t, thorough))
         return super().read(frame, keep, thorough=thorough)
 

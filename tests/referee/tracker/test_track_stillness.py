@@ -119,3 +119,29 @@ def test_a_card_slapped_then_lying_still_counts_from_its_first_reading():
     assert f"{last.type} {last.card}" == "card_played g3"
     assert last.frame == down  # when it was first read, not when it was first read lying still
     assert i - down <= 0.5 * FPS
+
+
+def test_the_top_boxed_two_ways_in_turn_is_no_repeat():
+    # a g2 on a g1 boxed now alone, now with the g1's strip (12 degrees apart), in turns, while hands pass nearby
+    # and keep changing the picture: the "copy" place was read before, then the top's own again (seed 99202)
+    frames = built("g1", "g2")
+    top, off = ("g2", (2.0, 1.0), 3.0), ("g2", (6.0, 3.0), 15.0)
+    for turn in range(6):
+        start = len(frames)
+        for label, at, angle in [off] * 10 + [top] * 12:
+            frames.append((label, at, angle, start / FPS if turn % 2 else frames[-1][3]))
+    assert illegal(referee_of(frames)) == []
+
+
+def test_a_copy_read_still_long_ago_then_only_while_moving_is_no_repeat():
+    # an r2 copy place read lying still once, seconds before; later a hand brushes the r2, whose box swings to
+    # that place for half a second with the picture changing every frame: nothing lay still there since
+    frames = built("r1", "r2")
+    down = frames[-1][3]
+    frames += [("r2", (2.0, 1.0), 3.0, down)] * 20
+    frames += [("r2", (2.0, 1.0), 17.0, down)] * 2  # the swung box, on a still picture (read still, then)
+    frames += [("r2", (2.0, 1.0), 3.0, down)] * 60
+    moving = len(frames)
+    frames += [("r2", (2.0, 1.0), 17.0, (moving + k) / FPS) for k in range(15)]
+    frames += [("r2", (2.0, 1.0), 3.0, (moving + 15) / FPS)] * 30
+    assert illegal(referee_of(frames)) == []
