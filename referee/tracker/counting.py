@@ -99,6 +99,13 @@ one by one in them: fewer, and a whole spread may have been missed, whose cards 
 ALIKE_CARDS = 4
 ALIKE_SHARE = 0.7
 """A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
+STRANGER_CARDS = 4
+STRANGER_SHARE = 0.6
+"""A back no seat showed before play is a player's all the same when it is the clear vote (this share of a card's
+named votes) on at least this many cards laid out after the round, in more than one spread: a seat the picture
+cuts off, or whose hand stack, cut by the edge, read as another back (seed 99202, four players: the red-pink
+seat read "red-red", its back then the clear vote on 7 centre cards in 5 spreads). A misread strip is one card's;
+misreads of one back as another seldom agree on four cards of several spreads."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -230,8 +237,11 @@ class SpreadCounter:
         leftover: Counter[str] = Counter()
         present = [spot for spot in self._spots if self._present(spot)]
         owners = frozenset(getattr(self.sorter, "owners", ()))
+        spreads = _spreads(present, SPREAD_LINK_MM)
+        if owners:
+            owners |= _strangers(spreads, owners)
         fans: list[tuple[list[_Spot], Counter[str]]] = []
-        for spread in _spreads(present, SPREAD_LINK_MM):
+        for spread in spreads:
             votes: Counter[str] = Counter()
             for spot in spread:
                 votes.update(spot.votes)
@@ -282,6 +292,23 @@ def _shared(cards: Mapping[str, int], n: int) -> Counter[str]:
 
 def _middle(spread: Sequence[_Spot]) -> tuple[float, float]:
     return sum(s.x for s in spread) / len(spread), sum(s.y for s in spread) / len(spread)
+
+
+def _strangers(spreads: Iterable[Sequence[_Spot]], owners: frozenset[str]) -> frozenset[str]:
+    """Backs no seat showed that are the clear vote on enough cards, in more than one spread, to be a player's
+    (see :data:`STRANGER_CARDS`): one fan read alike is more likely one player's fan misread alike (see
+    :meth:`SpreadCounter._stranger_owner`)."""
+    clear: Counter[str] = Counter()
+    found_in: dict[str, set[int]] = {}
+    for i, spread in enumerate(spreads):
+        for spot in spread:
+            named = {b: v for b, v in spot.votes.items() if b != UNKNOWN_BACK and v > 0}
+            if named:
+                best = max(named, key=lambda b: named[b])
+                if best not in owners and named[best] >= STRANGER_SHARE * sum(named.values()):
+                    clear[best] += 1
+                    found_in.setdefault(best, set()).add(i)
+    return frozenset(b for b, n in clear.items() if n >= STRANGER_CARDS and len(found_in[b]) > 1)
 
 
 def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:

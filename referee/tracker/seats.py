@@ -75,9 +75,9 @@ class SeatSorter:
         at 0.4)."""
         kept = [s for s in sightings if zone is None or not point_in_polygon(s.centre, zone)]
         backs = [s for s in kept if s.kind == "back" and s.back]
-        places = []
+        named: list[tuple[Sighting, str | None, float]] = []
         for s in kept:
-            owner = None
+            owner, evidence = None, 0.0
             if s.kind == "back":
                 votes: dict[str, float] = {}
                 for b in backs:
@@ -85,10 +85,10 @@ class SeatSorter:
                     if near and b.back:
                         votes[b.back] = votes.get(b.back, 0.0) + b.identity_confidence
                 best = max(votes, key=lambda k: votes[k]) if votes else None
-                owner = best if best is not None and votes[best] >= OWNER_EVIDENCE else None
-            radius, angle = _polar(s.centre, middle)
-            places.append(_Place(radius, angle, owner))
-        return cls(places, middle)
+                if best is not None and votes[best] >= OWNER_EVIDENCE:
+                    owner, evidence = best, votes[best]
+            named.append((s, owner, evidence))
+        return cls((_Place(*_polar(s.centre, middle), owner) for s, owner in _one_seat_each(named)), middle)
 
     @property
     def owners(self) -> tuple[str, ...]:
@@ -133,6 +133,24 @@ class SeatSorter:
         if not ranked or (len(ranked) > 1 and ranked[1][0] < AMBIGUOUS * ranked[0][0]):
             return None
         return ranked[0][1]
+
+
+def _one_seat_each(named: list[tuple[Sighting, str | None, float]]) -> list[tuple[Sighting, str | None]]:
+    """Each back owns one seat: a back named at places farther apart than a seat spans (:data:`OWNER_REACH_MM`
+    twice) is kept where it was read surest, and the other places are left without an owner (seed 99202, four
+    players: a hand stack cut by the picture's edge read "red-red" at 0.6 across the table from red-red's own)."""
+    surest: dict[str, tuple[float, Point]] = {}
+    for s, owner, evidence in named:
+        if owner is not None and evidence > surest.get(owner, (-1.0, (0.0, 0.0)))[0]:
+            surest[owner] = (evidence, s.centre)
+
+    def own(s: Sighting, owner: str | None) -> str | None:
+        if owner is None:
+            return None
+        x, y = surest[owner][1]
+        return owner if math.hypot(s.centre[0] - x, s.centre[1] - y) <= 2 * OWNER_REACH_MM else None
+
+    return [(s, own(s, owner)) for s, owner, _ in named]
 
 
 def _polar(point: Point, middle: Point) -> tuple[float, float]:

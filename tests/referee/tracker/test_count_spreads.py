@@ -64,6 +64,16 @@ def test_a_hand_stack_read_unsurely_in_two_opening_frames_names_its_owner_where_
     assert SeatSorter.from_opening([*once, other], (0.0, 0.0), ZONE).owners == ()
 
 
+def test_a_back_read_at_two_seats_across_the_table_owns_only_the_one_where_it_was_read_surest() -> None:
+    # the far seat's hand stack, cut by the picture's edge, misread as the near seat's back
+    near = _seat("red-red", 400.0)
+    far = [*_seat("red-red", -400.0)[:-1], Sighting.back_at("red-red", (140.0, -400.0), identity_confidence=0.6)]
+    sorter = SeatSorter.from_opening([*near, *far], (0.0, 0.0), ZONE)
+    assert sorter.owners == ("red-red",)
+    assert sorter.owner_at((0.0, 300.0)) == "red-red"
+    assert sorter.owner_at((0.0, -300.0)) is None
+
+
 def test_a_card_between_two_seats_about_as_far_from_both_has_no_owner() -> None:
     places = [Sighting.back_at("red-red", (300.0, 300.0)), Sighting.back_at("blue-blue", (-300.0, 300.0))]
     sorter = SeatSorter.from_opening(places, (0.0, 0.0), ZONE)
@@ -174,3 +184,23 @@ def test_a_leftover_line_boxed_twice_here_and_there_is_counted_by_its_length() -
     boxes = [*xs, xs[1] + 10.0, xs[3] + 10.0, xs[5] + 10.0]
     frames = [_frame(*(Sighting.back_at("red-red", (x, y)) for x in boxes), t=60.0 + k / 30) for k in range(10)]
     assert _count(frames, _sorter()) == ({}, {"red-red": 7})
+
+
+def test_a_back_no_seat_showed_read_clearly_on_cards_of_several_spreads_is_a_players_all_the_same() -> None:
+    # a third player sat where the picture cuts off: their hand stack was never seen, their centre cards were
+    backs = ["red-red", "red-pink", "blue-blue", "red-pink"]
+    fans = [
+        Sighting.back_at(b, (-150.0 + 14.0 * i, y)) for y in (120.0, -120.0) for i, b in enumerate(backs)
+    ]  # two fans a card height and more apart, each holding two red-pink cards
+    frames = [_frame(*fans, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({"blue-blue": 2, "red-pink": 4, "red-red": 2}, {})
+
+
+def test_a_back_no_seat_showed_read_on_two_cards_only_is_a_misread_of_an_owners_back() -> None:
+    backs = ["red-red", "red-pink", "blue-blue", "red-red"]
+    fans = [
+        Sighting.back_at(b, (-150.0 + 14.0 * i, y)) for y in (120.0, -120.0) for i, b in enumerate(backs[: 3 + (y < 0)])
+    ]
+    frames = [_frame(*fans, t=60.0 + k / 30) for k in range(10)]
+    centre, _ = _count(frames, _sorter())
+    assert "red-pink" not in centre and sum(centre.values()) == 7

@@ -46,8 +46,10 @@ def test_cards_inside_the_part_read_come_out_where_the_whole_frame_puts_them() -
         for corners in inside:
             nearest = np.linalg.norm(part.corners.mean(axis=1) - corners.mean(axis=0), axis=1).min()
             assert nearest < 5.0, f"{path.name}: a card at {corners.mean(axis=0)} moved {nearest:.1f} px"
-        centres = part.corners.mean(axis=1)
-        assert ((centres >= box[:2]) & (centres < box[2:])).all(), "a card found outside the part read"
+        # the part read is ``within`` widened to the network's grid (32 input pixels: 64 of these frames)
+        centres, grid = part.corners.mean(axis=1), 64
+        inside = (centres >= np.asarray(box[:2]) - grid) & (centres < np.asarray(box[2:]) + grid)
+        assert inside.all(), "a card found outside the part read"
         compared += len(inside)
     assert compared >= 15  # the committed scenes hold 25 such cards
 
