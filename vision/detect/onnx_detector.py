@@ -125,10 +125,10 @@ class OnnxDetector:
         # inside come out as the whole frame's reading finds them (a part cut anywhere else is read afresh).
         x0, y0, x1, y1 = within
         stride, (height, width) = self.stride, self.input_size
-        u0 = max(0, int(math.floor((x0 * box.scale + box.left) / stride)) * stride)
-        v0 = max(0, int(math.floor((y0 * box.scale + box.top) / stride)) * stride)
-        u1 = min(width, int(math.ceil((x1 * box.scale + box.left) / stride)) * stride)
-        v1 = min(height, int(math.ceil((y1 * box.scale + box.top) / stride)) * stride)
+        u0 = max(0, math.floor((x0 * box.scale + box.left) / stride) * stride)
+        v0 = max(0, math.floor((y0 * box.scale + box.top) / stride) * stride)
+        u1 = min(width, math.ceil((x1 * box.scale + box.left) / stride) * stride)
+        v1 = min(height, math.ceil((y1 * box.scale + box.top) / stride) * stride)
         if u1 <= u0 or v1 <= v0:
             return CardDetections.empty()
         return self._detect(padded[v0:v1, u0:u1], box, (u0, v0))
