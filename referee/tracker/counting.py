@@ -31,7 +31,7 @@ from referee.errors import ScoringError
 from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
-from referee.sightings import FrameSightings, Quad, Sighting
+from referee.sightings import FrameSightings, Point, Quad, Sighting
 from referee.tracker.fan_length import Fan, fill_missing, largest_remainders, line_count
 
 UNKNOWN_BACK = "?"
@@ -106,6 +106,10 @@ named votes) on at least this many cards laid out after the round, in more than 
 cuts off, or whose hand stack, cut by the edge, read as another back (seed 99202, four players: the red-pink
 seat read "red-red", its back then the clear vote on 7 centre cards in 5 spreads). A misread strip is one card's;
 misreads of one back as another seldom agree on four cards of several spreads."""
+STRANGER_PLAIN = 0.5
+"""A card read plainly: its back's votes at least this share of the best-read card's (a wholly visible card read
+surely in every frame). Strips of red backs read "blue-purple" all along four fans (seed 99001, four players), at
+most 0.42 of the best card; the red-pink seat's own card above, 0.53."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -183,11 +187,12 @@ class SpreadCounter:
         while spot.hits and spot.hits[0] <= self._index - self.window:
             spot.hits.popleft()
 
-    def _stranger_owner(self, spread: Sequence[_Spot], votes: Mapping[str, float], back: str) -> str | None:
+    def _stranger_owner(
+        self, spread: Sequence[_Spot], votes: Mapping[str, float], back: str, owners: frozenset[str]
+    ) -> str | None:
         """The owner of the seat a centre fan lies before, when the fan reads as one back that no seat has (a
         fan read alike is one player's, as when the centre is handed back sorted; a back no player showed at
         the start is a misread strip); None otherwise: each card counts by its own back."""
-        owners = getattr(self.sorter, "owners", ())
         owner_at = getattr(self.sorter, "owner_at", None)
         named = sum(v for b, v in votes.items() if b != UNKNOWN_BACK)
         if owner_at is None or not owners or back in owners or back == UNKNOWN_BACK or len(spread) < ALIKE_CARDS:
@@ -239,7 +244,7 @@ class SpreadCounter:
         owners = frozenset(getattr(self.sorter, "owners", ()))
         spreads = _spreads(present, SPREAD_LINK_MM)
         if owners:
-            owners |= _strangers(spreads, owners)
+            owners |= _strangers(spreads, owners, getattr(self.sorter, "owner_at", None))
         fans: list[tuple[list[_Spot], Counter[str]]] = []
         for spread in spreads:
             votes: Counter[str] = Counter()
@@ -247,7 +252,7 @@ class SpreadCounter:
                 votes.update(spot.votes)
             back = _best_of(votes, owners)
             if any(spot.in_zone for spot in spread):
-                owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()))
+                owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()), owners)
                 fans.append((spread, Counter(owner or self._card_back(spot, spread, back, owners) for spot in spread)))
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))
@@ -294,21 +299,38 @@ def _middle(spread: Sequence[_Spot]) -> tuple[float, float]:
     return sum(s.x for s in spread) / len(spread), sum(s.y for s in spread) / len(spread)
 
 
-def _strangers(spreads: Iterable[Sequence[_Spot]], owners: frozenset[str]) -> frozenset[str]:
-    """Backs no seat showed that are the clear vote on enough cards, in more than one spread, to be a player's
-    (see :data:`STRANGER_CARDS`): one fan read alike is more likely one player's fan misread alike (see
-    :meth:`SpreadCounter._stranger_owner`)."""
+def _strangers(
+    spreads: Sequence[Sequence[_Spot]], owners: frozenset[str], owner_at: Callable[[Point], str | None] | None
+) -> frozenset[str]:
+    """Backs no seat showed that are a player's all the same (see :data:`STRANGER_CARDS`): read plainly on a
+    card (see :data:`STRANGER_PLAIN`), and the clear vote on enough cards of more than one spread, or over a fan
+    of :data:`ALIKE_CARDS` lying before no seat whose owner is known (the centre handed back sorted to a seat the
+    picture cuts off). Strips alone do not do: their readings of one back as another agree all along a fan."""
+    best_read = max((max(spot.votes.values(), default=0.0) for spread in spreads for spot in spread), default=0.0)
     clear: Counter[str] = Counter()
     found_in: dict[str, set[int]] = {}
+    plain: set[str] = set()
+    alike: set[str] = set()
     for i, spread in enumerate(spreads):
+        votes: Counter[str] = Counter()
         for spot in spread:
             named = {b: v for b, v in spot.votes.items() if b != UNKNOWN_BACK and v > 0}
-            if named:
-                best = max(named, key=lambda b: named[b])
-                if best not in owners and named[best] >= STRANGER_SHARE * sum(named.values()):
-                    clear[best] += 1
-                    found_in.setdefault(best, set()).add(i)
-    return frozenset(b for b, n in clear.items() if n >= STRANGER_CARDS and len(found_in[b]) > 1)
+            votes.update(named)
+            if not named:
+                continue
+            best = max(named, key=lambda b: named[b])
+            if best not in owners and named[best] >= STRANGER_SHARE * sum(named.values()):
+                clear[best] += 1
+                found_in.setdefault(best, set()).add(i)
+                if named[best] >= STRANGER_PLAIN * best_read:
+                    plain.add(best)
+        if votes and len(spread) >= ALIKE_CARDS and owner_at is not None:
+            best = max(votes, key=lambda b: votes[b])
+            if best not in owners and votes[best] >= ALIKE_SHARE * sum(votes.values()):
+                if owner_at(_middle(spread)) is None:
+                    alike.add(best)
+    spread_wide = {b for b, n in clear.items() if n >= STRANGER_CARDS and len(found_in[b]) > 1}
+    return frozenset(plain & (spread_wide | alike))
 
 
 def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:

@@ -204,3 +204,14 @@ def test_a_back_no_seat_showed_read_on_two_cards_only_is_a_misread_of_an_owners_
     frames = [_frame(*fans, t=60.0 + k / 30) for k in range(10)]
     centre, _ = _count(frames, _sorter())
     assert "red-pink" not in centre and sum(centre.values()) == 7
+
+
+def test_strips_read_alike_as_a_back_no_seat_showed_across_several_fans_are_misreads_of_the_owners_backs() -> None:
+    # the red backs' strips read "blue-purple" all along the fans, unsurely; each fan's top card reads plainly
+    def fan(y: float) -> list[Sighting]:
+        strips = [Sighting.back_at("blue-purple", (-150.0 + 14.0 * i, y), identity_confidence=0.3) for i in range(3)]
+        return [*strips, Sighting.back_at("red-red", (-108.0, y))]
+
+    frames = [_frame(*fan(120.0), *fan(-120.0), t=60.0 + k / 30) for k in range(10)]
+    centre, _ = _count(frames, _sorter())
+    assert "blue-purple" not in centre and sum(centre.values()) == 8
