@@ -326,9 +326,9 @@ def _strangers(
                     plain.add(best)
         if votes and len(spread) >= ALIKE_CARDS and owner_at is not None:
             best = max(votes, key=lambda b: votes[b])
-            if best not in owners and votes[best] >= ALIKE_SHARE * sum(votes.values()):
-                if owner_at(_middle(spread)) is None:
-                    alike.add(best)
+            fan_alike = best not in owners and votes[best] >= ALIKE_SHARE * sum(votes.values())
+            if fan_alike and owner_at(_middle(spread)) is None:
+                alike.add(best)
     spread_wide = {b for b, n in clear.items() if n >= STRANGER_CARDS and len(found_in[b]) > 1}
     return frozenset(plain & (spread_wide | alike))
 
