@@ -159,6 +159,8 @@ class Judge:
             return []
         if self._twin_revealed(book, change):
             return self._hidden_conflict(book, change)
+        if self._top_moved(book, change):
+            return []
         if change.again and not self.centre.ruling(change.card, book.stack).legal:
             book.loose.append((change.card, self._height(book)))
             book.quiet.append(change.card)
@@ -309,6 +311,15 @@ class Judge:
             and last.card == change.card == self._top(book)
             and change.t - last.t <= self.twin_memory_s
         )
+
+    def _top_moved(self, book: _PileBook, change: Landed) -> bool:
+        """The top's face read alone at a new place, longer after it landed than a twin's window: the top moved
+        (a stack nudged by a hand, lifted for counting after the stop) or was boxed another way. A second copy
+        slapped on it cannot be told from that from above unless the first shows beside it
+        (:attr:`~referee.tracker.stacks.Landed.beside`); without that, this reading invents no violation
+        (rendered rounds at seeds 99200-99206: 20 of the 52 false illegal plays were the top read again at a
+        new place, "r10 on a full stack" and "g2 on g2"; no true play was a copy of the top)."""
+        return change.copy and not change.beside and change.card == self._top(book)
 
     def _boxed_anew(self, book: _PileBook, change: Landed) -> bool:
         """The top's face read as a new copy where the top itself lies, give or take a detector's jitter

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.cards import LOWEST, Card
 from referee.events import Placement
@@ -78,6 +78,9 @@ class Landed:
     cannot come before it, and one of the old top would not hide the old top; the last reading is at most
     ``max_gap_s`` before the new card's first (the hand that brought the new card hid it meanwhile)."""
     again: bool = False
+    beside: bool = False
+    """For a ``copy``: the pile's top was read at its own place in a frame where this copy was read too (two
+    cards of one face showing at once, not one card read at a new place)."""
     """The face was ruled picked up from this pile and now shows again where it lay, to the millimetre and
     degree: it never left (the card below it read through a misread for a moment). A card put down again by
     hand never comes to rest where it lay."""
@@ -301,6 +304,8 @@ class _PoseRun:
     placement: Placement
     frames: int = 1
     weight: float = 0.0
+    beside: bool = False
+    """Read in a frame that also showed the pile's top at its own place (see :attr:`Landed.beside`)."""
 
 
 @dataclass(frozen=True)
@@ -600,7 +605,8 @@ class StackTracker:
         v = self.settings.voting
         if pair is not None and pair.frames >= 2 and not v.exceeds(frame.t - pair.last_t, v.glimpse_gap_s, self._dt):
             return []  # two new cards are in view together: wait for that vote, not a single card's
-        return self._ruling_on_pose(pile, top, frame) or self._ruling_on_top(pile)
+        beside = top.copy and any(r.element == len(pile.cards) - 1 for r in readings)
+        return self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile)
 
     def _classify(self, pile: Pile, seen: list[Sighting]) -> list[_Reading]:
         """Which card of the pile each sighting shows; a face the pile holds seen where none of its copies
@@ -660,11 +666,12 @@ class StackTracker:
         pile.poses = [None if p is None else (p[0] + dx, p[1] + dy, p[2]) for p in pile.poses]
         pile.poses[-1] = new
 
-    def _ruling_on_pose(self, pile: Pile, top: _Reading, frame: FrameSightings) -> list[Change]:
+    def _ruling_on_pose(self, pile: Pile, top: _Reading, frame: FrameSightings, beside: bool) -> list[Change]:
         """A new copy of a face the pile holds (it landed), or an older copy of the top showing again (the
         copy above it was picked up): faces alone cannot tell, places can."""
         if top.copy:
             pile.copy_run = self._pose_run(pile.copy_run, pile, top, frame)
+            pile.copy_run.beside |= beside
         elif top.element == len(pile.cards) - 1:
             # the top read where it lies: earlier readings elsewhere were noise (a copy reads elsewhere always)
             pile.copy_run = pile.uncover_run = None
@@ -676,7 +683,8 @@ class StackTracker:
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
                 again = self._lies_again(pile, run.card, run.placement)
-                return [self._land(pile, run.card, run.first_t, run.first_frame, run.placement, copy=True, again=again)]
+                copy = self._land(pile, run.card, run.first_t, run.first_frame, run.placement, copy=True, again=again)
+                return [replace(copy, beside=run.beside)]
             return self._uncover(pile, run.card, run.element, run.last_t)
         return []
 

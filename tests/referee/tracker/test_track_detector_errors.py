@@ -230,9 +230,22 @@ def test_the_top_boxed_anew_a_little_off_soon_after_it_landed_is_no_conflict():
 
 def test_a_repeat_of_the_top_slapped_long_after_it_and_left_lying_is_flagged():
     frames = stack("r1", "r2", "r3", "r4", each=120)  # 4 s each: past the window where a twin could hide
-    frames += [[("r4", (40.0, 20.0), 25.0)]] * 30
+    # slapped 45 mm off, the first r4's uncovered half is boxed too in most frames
+    frames += [
+        [("r4", (40.0, 20.0), 25.0), ("r4", (6.0, 3.0), 9.0)] if k % 3 else [("r4", (40.0, 20.0), 25.0)]
+        for k in range(30)
+    ]
     flags = [(str(e.card), e.reason) for _, e in run(frames) if isinstance(e, IllegalPlay)]
     assert flags == [("r4", "wrong_number")]
+
+
+def test_the_top_read_alone_at_a_new_place_long_after_it_landed_is_the_stack_moved_not_a_repeat():
+    # a hand nudges the stack (or lifts it to count after the stop): the r4 alone, 20 mm and 12 degrees away
+    frames = stack("r1", "r2", "r3", "r4", each=120)
+    frames += [[("r4", (22.0, 10.0), 21.0)]] * 60
+    said = run(frames)
+    assert [e for _, e in said if isinstance(e, IllegalPlay)] == []
+    assert kinds(said)[-1] == "card_played r4"
 
 
 def test_a_card_first_read_as_a_hand_leaves_its_stack_is_said_to_have_come_down_under_the_hand():

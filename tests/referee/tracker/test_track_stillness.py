@@ -31,13 +31,20 @@ def built(*labels: str) -> list[tuple[str, tuple[float, float], float, float]]:
     return [(label, (2.0 * n, 1.0 * n), 3.0 * n, n * EACH / FPS) for n, label in enumerate(labels) for _ in range(EACH)]
 
 
-def said_at(frames: list[tuple[str, tuple[float, float], float, float]], *, tells: bool = True) -> list:
-    """Every event with the frame at which the referee said it."""
+def said_at(
+    frames: list[tuple[str, tuple[float, float], float, float]], *, tells: bool = True, beside_from: int | None = None
+) -> list:
+    """Every event with the frame at which the referee said it. ``beside_from``: from that frame on, every third
+    frame also shows the card before the last one of ``frames`` where it lay (the strip a copy slapped on it
+    leaves uncovered)."""
     referee = Referee()
     said: list[tuple[int, Event]] = []
     for i, (label, at, angle, changed) in enumerate(frames):
-        sighting = reading(i, label, at, angle, changed if tells else None)
-        said += [(i, e) for e in referee.update(FrameSightings(i / FPS, i, (sighting,)))]
+        sightings = [reading(i, label, at, angle, changed if tells else None)]
+        if beside_from is not None and i >= beside_from and i % 3 == 0:
+            under = frames[beside_from - 1]
+            sightings.append(reading(i, under[0], under[1], under[2], under[3] if tells else None))
+        said += [(i, e) for e in referee.update(FrameSightings(i / FPS, i, tuple(sightings)))]
     return said
 
 
@@ -62,8 +69,9 @@ def test_the_top_of_a_still_stack_read_again_a_little_off_is_no_repeat():
 def test_a_copy_of_the_top_slapped_on_it_is_a_repeat_flagged_within_half_a_second():
     frames = built("r1", "r2", "r3")
     down = len(frames)
-    frames += [("r3", (18.0, 2.0), 16.0, down / FPS)] * 30  # the picture changed as it landed
-    said = said_at(frames)
+    # the picture changed as it landed; the first r3's uncovered edge is boxed beside it now and then
+    frames += [("r3", (18.0, 2.0), 16.0, down / FPS)] * 30
+    said = said_at(frames, beside_from=down)
     assert illegal([e for _, e in said]) == ["r3 wrong_number"]
     flagged = next(i for i, e in said if isinstance(e, IllegalPlay))
     assert flagged - down <= 0.5 * FPS
@@ -77,9 +85,9 @@ def test_a_lower_card_read_on_a_still_stack_is_no_illegal_play():
 
 
 def test_sightings_that_do_not_tell_leave_the_ruling_to_the_faces_alone():
-    frames = built("r1", "r2", "r3")
-    frames += [("r3", (18.0, 2.0), 16.0, frames[-1][3])] * 30
-    assert illegal(referee_of(frames, tells=False)) == ["r3 wrong_number"]
+    frames = built("r1", "r2", "r3", "r4")
+    frames += [("r2", (16.0, -4.0), 20.0, frames[-1][3])] * 30  # as above: "r2" read on the still r4
+    assert illegal(referee_of(frames, tells=False)) == ["r2 wrong_number"]
 
 
 def test_the_next_number_read_on_a_still_stack_is_no_play():
