@@ -219,5 +219,5 @@ def _shrunk(image: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[
     """
     while image.shape[1] >= 4 * size[0] and image.shape[0] >= 4 * size[1]:
         half = (image.shape[1] // 2, image.shape[0] // 2)
-        image = cv2.resize(image, half, interpolation=cv2.INTER_LINEAR)
+        image = np.asarray(cv2.resize(image, half, interpolation=cv2.INTER_LINEAR), np.uint8)
     return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
