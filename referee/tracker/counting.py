@@ -99,6 +99,7 @@ one by one in them: fewer, and a whole spread may have been missed, whose cards 
 ALIKE_CARDS = 4
 ALIKE_SHARE = 0.7
 """A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
+SORTED_KEPT = 20_000
 STRANGER_CARDS = 4
 STRANGER_SHARE = 0.6
 """A back no seat showed before play is a player's all the same when it is the clear vote (this share of a card's
@@ -135,6 +136,7 @@ class SpreadCounter:
         self.window = window
         self.min_ratio = min_ratio
         self._spots: list[_Spot] = []
+        self._sorted_at: dict[tuple[object, ...], tuple[str, str | None] | None] = {}
         self._frames: deque[int] = deque(maxlen=window)
         self._index = 0
 
@@ -145,7 +147,7 @@ class SpreadCounter:
         self._index += 1
         self._frames.append(self._index)
         placed = [
-            (s, s.centre, p) for s in self._once_each(frame.sightings) if (p := self.sorter(s, frame)) is not None
+            (s, s.centre, p) for s in self._once_each(frame.sightings) if (p := self._sorted(s, frame)) is not None
         ]
         pairs = sorted(
             (math.hypot(spot.x - x, spot.y - y), i, j)
@@ -165,6 +167,18 @@ class SpreadCounter:
                 spot = _Spot(x, y, place[0] == "centre", self._index, frame.in_zone(sighting))
                 self._spots.append(spot)
             self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
+
+    def _sorted(self, sighting: Sighting, frame: FrameSightings) -> tuple[str, str | None] | None:
+        """The sorter's word on a card, remembered by its kind and place: while the spreads are counted one
+        reading stands for the frames of a second (``referee.session.COUNT_EVERY_S``), the same cards again and
+        again, and the seats' geometry cost eight players a tenth of their replay."""
+        x, y = sighting.centre
+        key = (sighting.kind, round(x, 1), round(y, 1), frame.zone)
+        if key not in self._sorted_at:
+            if len(self._sorted_at) > SORTED_KEPT:
+                self._sorted_at.clear()
+            self._sorted_at[key] = self.sorter(sighting, frame)
+        return self._sorted_at[key]
 
     def _once_each(self, sightings: tuple[Sighting, ...]) -> list[Sighting]:
         """The frame's sightings less the second boxes of cards boxed twice (the surer box stays)."""

@@ -22,6 +22,7 @@ so what a table sees lags the card by the vote (about 0.2 s) while the log is ex
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -45,6 +46,9 @@ class Phase(StrEnum):
     SCORED = "scored"
 
 
+COUNT_CHECK_S = 0.2
+"""How often the spreads' count is worked out while they are counted: its settling takes seconds (``settle_s``),
+and working it out every frame cost eight players a tenth of their replay."""
 SPREAD_BACKS = 6
 SPREAD_SHARE = 0.2
 """The centre spread is seen (and play over) when at least this many backs, and this share of the cards the
@@ -93,6 +97,7 @@ class Referee:
         self.warnings: tuple[CountWarning, ...] = ()
         self._last_count: SpreadCount | None = None
         self._count_since = 0.0
+        self._checked_t = -math.inf
         self._spread_since: float | None = None
         self._t, self._frame = 0.0, 0
 
@@ -186,6 +191,9 @@ class Referee:
         if self.phase is Phase.SCORED:
             return []
         self.counter.add(frame)
+        if frame.t - self._checked_t < COUNT_CHECK_S:
+            return []
+        self._checked_t = frame.t
         count = self.counter.count(self._centre_total())
         if count != self._last_count:
             self._last_count, self._count_since = count, frame.t
