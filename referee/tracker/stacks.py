@@ -755,15 +755,15 @@ class StackTracker:
         pile.x, pile.y = a * x + (1 - a) * pile.x, a * y + (1 - a) * pile.y
 
     def _note_pair(self, pile: Pile, news: list[Sighting], frame: FrameSightings) -> Together | None:
-        """Two or more new cards read on the pile together, frame after frame: a conflict once voted. Two
-        copies of a face the pile already holds are not two new cards: two players slap the *next* card
-        together, while the top (or a card under it) boxed twice, once with a strip of its neighbour, reads as
-        two copies of itself (seed 99002 four players: an r10 on a full stack, ruled illegal twice)."""
+        """Two or more new cards read on the pile together, frame after frame: a conflict once voted. A copy of a
+        face the pile already holds is no new card here: two players slap the *next* card together, while the top
+        (or a card under it) boxed twice, once with a strip of its neighbour, reads as two copies of itself (seed
+        99002 four players: an r10 on a full stack, ruled illegal twice), and the top boxed anew beside a misread
+        made a "pair" of the top, landed 6 s before, and the misread (seed 99000 four players: r5 and "r9", both
+        ruled illegal). A second copy of the top is the judge's to rule on (its twin)."""
         v = self.settings.voting
-        if len(news) < 2:
-            return None
-        cards = tuple(sorted(s.card for s in news if s.card is not None))
-        if len(set(cards)) == 1 and cards[0] in pile.cards:
+        cards = tuple(sorted(s.card for s in news if s.card is not None and s.card not in pile.cards))
+        if len(cards) < 2:
             return None
         run = pile.conflict
         if run is None or run.cards != cards or v.exceeds(frame.t - run.last_t, v.max_gap_s, self._dt):
