@@ -356,26 +356,32 @@ class _Loop:
         """Where the detector looks during play: the box round the centre zone grown by
         :data:`LOOK_MARGIN_MM`, so every card :meth:`_keep` keeps lies wholly inside it; None (the whole picture)
         without a zone or once play is over."""
-        zone = self.geometry.zones.centre
-        if image is None or zone is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
+        if image is None or not self._in_play():
             return None
         if self._look is None:
-            reach = [(dx, dy) for dx in (-LOOK_MARGIN_MM, LOOK_MARGIN_MM) for dy in (-LOOK_MARGIN_MM, LOOK_MARGIN_MM)]
-            grown = np.asarray(zone, np.float64)[:, None, :] + np.asarray(reach)[None]
-            self._look = Region.around(self.geometry.to_image(grown.reshape(-1, 2))).bounds(image.shape)
+            self._look = self._zone_grown_by(LOOK_MARGIN_MM).bounds(image.shape)
         return self._look
 
     def _gate_region(self, image: Image | None) -> Region | None:
         """Where a change wakes the detector: during play the centre zone and a card's length around it (only
         cards lying there are read, see :meth:`_keep`); otherwise (no zone, counting) the whole picture."""
-        zone = self.geometry.zones.centre
-        if image is None or zone is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
+        if image is None or not self._in_play():
             return None
         if self._region is None:
-            margin = [(dx, dy) for dx in (-GATE_MARGIN_MM, GATE_MARGIN_MM) for dy in (-GATE_MARGIN_MM, GATE_MARGIN_MM)]
-            grown = np.asarray(zone, np.float64)[:, None, :] + np.asarray(margin)[None]
-            self._region = Region.around(self.geometry.to_image(grown.reshape(-1, 2)))
+            self._region = self._zone_grown_by(GATE_MARGIN_MM)
         return self._region
+
+    def _in_play(self) -> bool:
+        """A centre zone is known and the round is not being counted."""
+        return self.geometry.zones.centre is not None and self.referee.phase not in (Phase.COUNTING, Phase.SCORED)
+
+    def _zone_grown_by(self, margin_mm: float) -> Region:
+        """The centre zone grown by ``margin_mm`` on the table plane, as a region of the picture."""
+        zone = self.geometry.zones.centre
+        assert zone is not None
+        step = [(dx, dy) for dx in (-margin_mm, margin_mm) for dy in (-margin_mm, margin_mm)]
+        grown = np.asarray(zone, np.float64)[:, None, :] + np.asarray(step)[None]
+        return Region.around(self.geometry.to_image(grown.reshape(-1, 2)))
 
     def _keep(self) -> Any:
         """During play only the centre matters: cards outside the centre zone are not recognised (the players'

@@ -21,9 +21,11 @@ class RecordingVision(OracleVision):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.asked: list[tuple[float, bool]] = []
+        self.within: list[tuple[int, int, int, int] | None] = []
 
     def read(self, frame, keep=None, *, thorough=False, within=None):
         self.asked.append((frame.t, thorough))
+        self.within.append(within)
         return super().read(frame, keep, thorough=thorough)
 
 
@@ -47,3 +49,21 @@ def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
     assert stopped <= asked[first][0] and asked[last][0] <= result.scored.t
     times = [t for t, _ in asked[first : last + 1]]
     assert len(times) >= 2 and all(b - a >= COUNT_EVERY_S - 1e-6 for a, b in pairwise(times))
+
+
+def test_play_is_read_within_the_centre_zone_and_its_margin_and_the_count_in_the_whole_picture(clip):
+    base = OracleVision.load(clip["frames"])
+    vision = RecordingVision(base.frames)
+    samples = list(vision.label_frames())[::10]
+    with VideoSource(clip["video"]) as source:
+        result = Session(vision).run(source, samples=samples)
+    assert isinstance(result.scored, RoundScored)
+    reads = list(zip(vision.asked, vision.within, strict=True))[len(samples) :]
+    in_play = [within for (_, thorough), within in reads if not thorough]
+    counting = [within for (_, thorough), within in reads if thorough]
+    boxes = {box for box in in_play if box is not None}
+    assert len(boxes) == 1 and counting and all(box is None for box in counting)
+    (x0, y0, x1, y1), (width, height) = boxes.pop(), (result.info.width, result.info.height)
+    assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height and (x1 - x0) * (y1 - y0) < width * height
+    zone = result.geometry.to_image(result.geometry.zones.centre)
+    assert (zone >= (x0, y0)).all() and (zone <= (x1, y1)).all()  # the zone lies inside what is read
