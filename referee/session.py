@@ -32,7 +32,7 @@ import numpy as np
 
 from referee.events import Event, IllegalPlay
 from referee.session_result import Emitted, ExitCode, SessionResult
-from referee.session_vision import DetectorVision, OracleVision, Source, Vision
+from referee.session_vision import Box, DetectorVision, OracleVision, Source, Vision
 from referee.sightings import FrameSightings, card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
 from referee.tracker.seats import SAME_PLACE_MM, SeatSorter
@@ -262,7 +262,7 @@ class _Loop:
         self._last_reading: tuple[Any, Any] | None = None
         self._count_reading: tuple[float, Any, Any] | None = None  # the last thorough reading: time, cards
         self._region: Region | None = None
-        self._look: tuple[int, int, int, int] | None = None
+        self._look: Box | None = None
 
     def run(self, frames: Iterable[Frame]) -> None:
         video = _InOrder(self._write_video) if self.video_out is not None else None
@@ -352,7 +352,7 @@ class _Loop:
         still = self.clock.since(detections.corners) if frame.image is not None and len(detections) else None
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible, still_since=still)
 
-    def _look_box(self, image: Image | None) -> tuple[int, int, int, int] | None:
+    def _look_box(self, image: Image | None) -> Box | None:
         """Where the detector looks during play: the box round the centre zone grown by
         :data:`LOOK_MARGIN_MM`, so every card :meth:`_keep` keeps lies wholly inside it; None (the whole picture)
         without a zone or once play is over."""

@@ -9,7 +9,7 @@ import pytest
 
 from referee.events import RoundScored
 from referee.scripted_clip import film, two_player_round
-from referee.session import COUNT_EVERY_S, OracleVision, Session
+from referee.session import COUNT_EVERY_S, OracleVision, Session, SessionResult
 from vision.sources import VideoSource
 
 
@@ -34,12 +34,16 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return film(two_player_round(), tmp_path_factory.mktemp("clip") / "round.mp4")
 
 
-def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
-    base = OracleVision.load(clip["frames"])
-    vision = RecordingVision(base.frames)
+def _replayed(clip: dict[str, Path]) -> tuple[RecordingVision, list, SessionResult]:
+    """The clip refereed through a recording oracle: the vision, the table plane's sample frames, the result."""
+    vision = RecordingVision(OracleVision.load(clip["frames"]).frames)
     samples = list(vision.label_frames())[::10]
     with VideoSource(clip["video"]) as source:
-        result = Session(vision).run(source, samples=samples)
+        return vision, samples, Session(vision).run(source, samples=samples)
+
+
+def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
+    vision, samples, result = _replayed(clip)
     assert isinstance(result.scored, RoundScored) and result.scored.scores == {"blue-blue": 2, "red-red": -1}
     asked = vision.asked[len(samples) :]  # the frames of the round, after the table plane's sample reads
     flags = [thorough for _, thorough in asked]
@@ -52,11 +56,7 @@ def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
 
 
 def test_play_is_read_within_the_centre_zone_and_its_margin_and_the_count_in_the_whole_picture(clip):
-    base = OracleVision.load(clip["frames"])
-    vision = RecordingVision(base.frames)
-    samples = list(vision.label_frames())[::10]
-    with VideoSource(clip["video"]) as source:
-        result = Session(vision).run(source, samples=samples)
+    vision, samples, result = _replayed(clip)
     assert isinstance(result.scored, RoundScored)
     reads = list(zip(vision.asked, vision.within, strict=True))[len(samples) :]
     in_play = [within for (_, thorough), within in reads if not thorough]
