@@ -100,13 +100,15 @@ ALIKE_CARDS = 4
 ALIKE_SHARE = 0.7
 """A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
 SORTED_KEPT = 20_000
+"""How many cards' places the sorter's word is remembered for before the memory starts afresh (see
+``SpreadCounter._sorted``): a count sees a few hundred places."""
 STRANGER_CARDS = 4
 STRANGER_SHARE = 0.6
 """A back no seat showed before play is a player's all the same when it is the clear vote (this share of a card's
 named votes) on at least this many cards laid out after the round, in more than one spread: a seat the picture
 cuts off, or whose hand stack, cut by the edge, read as another back (seed 99202, four players: the red-pink
-seat read "red-red", its back then the clear vote on 7 centre cards in 5 spreads). A misread strip is one card's;
-misreads of one back as another seldom agree on four cards of several spreads."""
+seat read "red-red", its back then the clear vote on 7 centre cards in 5 spreads). It must be read plainly on one
+card too (:data:`STRANGER_PLAIN`): strips misread alike agree all along a fan, and across fans."""
 STRANGER_PLAIN = 0.5
 """A card read plainly: its back's votes at least this share of the best-read card's (a wholly visible card read
 surely in every frame). Strips of red backs read "blue-purple" all along four fans (seed 99001, four players), at
