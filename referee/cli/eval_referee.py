@@ -119,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         f"replay speed:     {video / wall if wall else 0:.2f}x real time overall "
         f"(min {min(speeds):.2f}x) at {args.size}, stride {args.stride}{', skip still' if _skips_still(args) else ''}"
     )
+    if len(players) > 1:
+        print(f"  by players:     {_speeds_by_players(rows)}")
     print(f"per-round CSV:    {args.out / 'rounds.csv'}")
     return 0
 
@@ -220,6 +222,21 @@ def _row_line(row: dict[str, Any]) -> str:
         f"(said {row['illegal_said']}), conflicts {row['conflicts_right']}/{row['conflicts_truth']}, "
         f"players exact {row['players_exact']}/{row['players']}, {row['speed_x_realtime']}x, exit {row['exit_code']}"
     )
+
+
+def _speeds_by_players(rows: list[dict[str, Any]]) -> str:
+    """Real-time multiples per player count (video seconds over wall seconds of its rounds).
+
+    >>> _speeds_by_players([{"players": 2, "video_s": 60, "wall_s": 20}, {"players": 8, "video_s": 90, "wall_s": 75}])
+    '2 players 3.00x, 8 players 1.20x'
+    """
+    video: dict[int, float] = {}
+    wall: dict[int, float] = {}
+    for row in rows:
+        n = int(row["players"])
+        video[n] = video.get(n, 0.0) + float(row["video_s"])
+        wall[n] = wall.get(n, 0.0) + float(row["wall_s"])
+    return ", ".join(f"{n} players {video[n] / wall[n]:.2f}x" for n in sorted(video) if wall[n] > 0)
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
