@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from referee.cards import LOWEST, Card
 from referee.events import Placement
@@ -78,12 +78,12 @@ class Landed:
     cannot come before it, and one of the old top would not hide the old top; the last reading is at most
     ``max_gap_s`` before the new card's first (the hand that brought the new card hid it meanwhile)."""
     again: bool = False
-    beside: bool = False
-    """For a ``copy``: the pile's top was read at its own place in a frame where this copy was read too (two
-    cards of one face showing at once, not one card read at a new place)."""
     """The face was ruled picked up from this pile and now shows again where it lay, to the millimetre and
     degree: it never left (the card below it read through a misread for a moment). A card put down again by
     hand never comes to rest where it lay."""
+    beside: bool = False
+    """For a ``copy``: the pile's top was read at its own place in a frame where this copy was read too (two
+    cards of one face showing at once, not one card read at a new place)."""
 
     @property
     def down(self) -> tuple[float, int]:
@@ -683,8 +683,8 @@ class StackTracker:
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
                 again = self._lies_again(pile, run.card, run.placement)
-                copy = self._land(pile, run.card, run.first_t, run.first_frame, run.placement, copy=True, again=again)
-                return [replace(copy, beside=run.beside)]
+                args = (pile, run.card, run.first_t, run.first_frame, run.placement)
+                return [self._land(*args, copy=True, again=again, beside=run.beside)]
             return self._uncover(pile, run.card, run.element, run.last_t)
         return []
 
@@ -942,6 +942,7 @@ class StackTracker:
         *,
         copy: bool = False,
         again: bool = False,
+        beside: bool = False,
     ) -> Landed:
         glimpsed = tuple(
             c.card
@@ -952,7 +953,9 @@ class StackTracker:
         hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
         covered = self._covered(pile, card, t)
         hidden_s = pile.hidden_s if copy else self._hidden_s(pile, t)
-        change = Landed(pile.id, card, t, frame, placement, hidden_s, glimpsed, copy, hidden_from, covered, again)
+        change = Landed(
+            pile.id, card, t, frame, placement, hidden_s, glimpsed, copy, hidden_from, covered, again, beside
+        )
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))
