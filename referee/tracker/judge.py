@@ -274,7 +274,14 @@ class Judge:
         if not cards:
             return []
         events: list[Event] = []
-        times = [covered.get(card, when) for card, when in zip(cards, _unseen_times(change, len(cards)), strict=True)]
+        glimpsed = {card: (t, frame) for card, t, frame in change.glimpsed_at}
+        times = [
+            covered.get(card) or glimpsed.get(card) or when
+            for card, when in zip(cards, _unseen_times(change, len(cards)), strict=True)
+        ]
+        limit = change.down
+        for i in reversed(range(len(times))):  # a card lower in the stack came down before the one on it
+            limit = times[i] = min(times[i], limit)
         for card, (t, frame) in zip(cards, times, strict=True):
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
             book.stack = play.stack

@@ -84,6 +84,10 @@ class Landed:
     beside: bool = False
     """For a ``copy``: the pile's top was read at its own place in a frame where this copy was read too (two
     cards of one face showing at once, not one card read at a new place)."""
+    glimpsed_at: tuple[tuple[Card, float, int], ...] = ()
+    """Each ``glimpsed`` card with the time and frame it was first read: when it most likely came down, if the
+    rules say it did (a b9 glimpsed at 7.95 s, then covered, dated by the g5 seen on it at 9.27 s missed the
+    0.5 s every play is matched within)."""
 
     @property
     def down(self) -> tuple[float, int]:
@@ -944,17 +948,30 @@ class StackTracker:
         again: bool = False,
         beside: bool = False,
     ) -> Landed:
-        glimpsed = tuple(
-            c.card
+        runs = [
+            c
             for c in pile.ballot.glimpsed()
             if c.card not in pile.cards and c.card != card and c.frames >= 2 and c.weight >= 1.0
-        )
+        ]
+        glimpsed = tuple(c.card for c in runs)
         gap = pile.gap
         hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
         covered = self._covered(pile, card, t)
         hidden_s = pile.hidden_s if copy else self._hidden_s(pile, t)
         change = Landed(
-            pile.id, card, t, frame, placement, hidden_s, glimpsed, copy, hidden_from, covered, again, beside
+            pile.id,
+            card,
+            t,
+            frame,
+            placement,
+            hidden_s,
+            glimpsed,
+            copy,
+            hidden_from,
+            covered,
+            again,
+            beside,
+            tuple((c.card, c.first_t, c.first_frame) for c in runs),
         )
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it

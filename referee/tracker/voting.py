@@ -145,8 +145,11 @@ class Ballot:
         s = self.settings
         if run is None or s.exceeds(t - run.last_t, s.max_gap_s, self.frame_s):
             run = self._runs[card] = Candidate(card, t, frame, t, placement=placement)
-        elif s.exceeds(t - run.last_t, s.glimpse_gap_s, self.frame_s) and self._sporadic(run, placement):
-            # the readings so far were sporadic and unsure (misreads of the card below?): the card came down now
+        elif s.exceeds(t - run.last_t, s.glimpse_gap_s, self.frame_s) and (
+            self._sporadic(run, placement) or self._outread(run)
+        ):
+            # the readings so far were sporadic and unsure, or another card was read in between (misreads of the
+            # card below): the card came down now
             run.first_t, run.first_frame, run.placement, run.streak = t, frame, placement, 0.0
             run.trail.clear()
         run.last_t = t
@@ -173,6 +176,13 @@ class Ballot:
             return True
         weak = run.streak < self.settings.min_frames * 0.4
         return weak and (placement is None or run.placement is None or _apart(run.placement, placement))
+
+    def _outread(self, run: Candidate) -> bool:
+        """Whether another card was read in at least ``min_frames`` frames since ``run``'s last reading: the
+        card below, still there. A recogniser that misreads an r4 as the r5 to come now and then starts a run of
+        r5 that a gap would not end, and the r5 landing 0.7 s later would be dated by the first misread."""
+        others = sum(1 for t, card, _ in self._votes if t > run.last_t and card is not None and card != run.card)
+        return others >= self.settings.min_frames
 
     def tick(self, t: float) -> None:
         """Time passes without a reading (the stack is hidden or the frame was unreadable)."""

@@ -306,6 +306,39 @@ def test_gathering_without_a_signal_stops_the_round_automatically():
     assert referee.warnings == ()
 
 
+def test_stacks_turned_over_one_by_one_end_play_before_a_lifted_stack_shows_its_bottom_card():
+    """After the stop the stacks are turned over and fanned one by one; a stack lifted lengthwise shows its
+    cards where it lay, which the rules would read as plays (its r1 "on" its r3)."""
+    table = ScriptedTable(FPS)
+    blue = [table.put(i * PLAY_GAP, f"b{i + 1}", (0.0, 0.0)) for i in range(8)]
+    build(table, (150, 0), "r1 r2 r3", start=0.5)
+    build(table, (-150, 0), "g1 g2", start=0.7)
+    end = 8.5
+    for placed in blue:
+        table.take(end, placed)
+    for i in range(4):  # the blue stack turned over and fanned where it lay; the others still face up
+        table.put_back(end + 0.1, "red-red", (i * 14.0, 0.0))
+    table.put(end + 2.5, "r1", (152.0, 2.0))
+    events, _ = film(table, end + 4.0, referee=Referee(backs=["red-red", "blue-blue"]))
+    assert [e.type for e in events].count("illegal_play") == 0
+    stopped = [e for e in events if e.type == "round_stopped"]
+    assert len(stopped) == 1 and stopped[0].reason == "gathered"  # type: ignore[attr-defined]
+
+
+def test_a_few_backs_in_the_centre_while_a_hand_hides_a_stack_do_not_end_play():
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3 b4")
+    build(table, (150, 0), "r1 r2", start=0.5)
+    table.hide(4.0, 7.0, (150.0, 0.0))
+    for i in range(2):  # a hand stack's edge, a card turning: two backs, the most seen in play
+        table.put_back(4.2, "red-red", (-150.0 + i * 14.0, 0.0))
+    table.put(7.5, "b6", (2.0, 1.0))
+    events, _ = film(table, 9.0)
+    assert "round_stopped" not in [e.type for e in events]
+    [illegal] = [e for e in events if isinstance(e, IllegalPlay)]
+    assert illegal.card == Card.parse("b6")
+
+
 def test_a_count_that_disagrees_with_the_stacks_warns_naming_stacks_and_backs():
     table = ScriptedTable(FPS)
     last = build(table, (0, 0), "y1 y2 y3")

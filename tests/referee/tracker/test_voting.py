@@ -1,0 +1,29 @@
+"""The vote on a stack's top card: when a new card is believed, and from when."""
+
+from __future__ import annotations
+
+from referee.cards import Card
+from referee.tracker.voting import Ballot, VotingSettings
+
+R4, R5 = Card.parse("r4"), Card.parse("r5")
+
+
+def test_misreads_of_the_coming_card_among_readings_of_the_card_below_do_not_date_its_landing():
+    # hypothesis found it (seed 1228): an r4 read as "r5" now and then for 0.7 s before the r5 landed
+    ballot = Ballot(VotingSettings())
+    misread = {8, 12, 16, 22}
+    for frame in range(28):
+        ballot.cast(frame / 30, frame, R5 if frame in misread else R4, weight=0.6)
+    for frame in range(28, 40):  # the r5 lands
+        ballot.cast(frame / 30, frame, R5, weight=0.8)
+    winner = ballot.winner(expected=lambda card: card == R5)
+    assert winner is not None and winner.card == R5
+    assert winner.first_frame == 28
+
+
+def test_a_card_missed_now_and_then_keeps_the_time_it_came_down():
+    ballot = Ballot(VotingSettings())
+    for frame in (0, 1, 2, 6, 7, 8, 13, 14):  # a weak detector: gaps of 0.13-0.17 s with nothing read
+        ballot.cast(frame / 30, frame, R5, weight=0.8)
+    winner = ballot.winner(expected=lambda card: card == R5)
+    assert winner is not None and winner.first_frame == 0
