@@ -218,16 +218,27 @@ def _opening(first: Any, glances: list[Any], geometry: TableGeometry) -> FrameSi
     return replace(opening, sightings=(*opening.sightings, *again))
 
 
-def _with_seats(settings: RefereeSettings, opening: FrameSightings | None, geometry: TableGeometry) -> RefereeSettings:
+def _with_seats(
+    settings: RefereeSettings,
+    opening: FrameSightings | None,
+    geometry: TableGeometry,
+    size: tuple[int, int] | None = None,
+) -> RefereeSettings:
     """The referee's settings with the seats learnt from the opening cards, so that the cards laid out after the
-    round are sorted by seat (see :mod:`referee.tracker.seats`); unchanged without opening cards or when a
-    sorter is given."""
+    round are sorted by seat (see :mod:`referee.tracker.seats`), and the picture's ``size`` (width, height) as an
+    outline on the table; unchanged without opening cards or when a sorter is given."""
     if settings.sorter is not None or opening is None or not opening.sightings:
         return settings
     zone = geometry.zones.centre
     places = np.asarray([s.centre for s in opening.sightings], np.float64)
     middle = np.asarray(zone, np.float64).mean(axis=0) if zone else places.mean(axis=0)
-    sorter = SeatSorter.from_opening(opening.sightings, (float(middle[0]), float(middle[1])), zone)
+    view = None
+    if size is not None:
+        w, h = size
+        corners = np.array([(0.0, 0.0, 1.0), (w, 0.0, 1.0), (w, h, 1.0), (0.0, h, 1.0)]) @ geometry.image_to_table.T
+        if (corners[:, 2] > 0).all():  # a picture that shows the horizon has no outline on the table
+            view = tuple((float(x / z), float(y / z)) for x, y, z in corners)
+    sorter = SeatSorter.from_opening(opening.sightings, (float(middle[0]), float(middle[1])), zone, view)
     return replace(settings, sorter=sorter)
 
 
@@ -250,7 +261,7 @@ class _Loop:
         self.geometry = geometry
         self.video_out = video_out
         self.progress = progress
-        self.referee = Referee(_with_seats(session.settings.referee, session.opening, geometry))
+        self.referee = Referee(_with_seats(session.settings.referee, session.opening, geometry, result.info.size))
         self.stopped = False
         self._heights: dict[int, int] = {}
         # with a stride the tracker sees every k-th frame: one reading repeated spans k frames per repeat

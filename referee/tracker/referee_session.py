@@ -35,6 +35,7 @@ from referee.sightings import FrameSightings, Point
 from referee.tracker.counting import CountWarning, Sorter, SpreadCount, SpreadCounter, score_count
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
+from referee.tracker.seats import SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
 
@@ -237,9 +238,24 @@ class Referee:
             frame=self._frame,
             inferred=self.judge.inferred,
         )
-        self.warnings = scored.warnings
+        self.warnings = (*scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
         return [scored.event]
+
+    def _unseen_leftovers(self, scored: RoundScored) -> list[CountWarning]:
+        """A warning per player whose leftovers would lie outside the picture: counted as seen (often 0), which
+        the score takes at -2 a card (seed 99300, four players: the two seats the picture cuts off counted 0 of
+        8 and 0 of 5)."""
+        sorter = self.counter.sorter
+        unseen = sorter.leftovers_unseen() if isinstance(sorter, SeatSorter) else ()
+        return [
+            CountWarning(
+                f"{back}'s leftover cards would lie outside the picture: {scored.leftover.get(back, 0)} counted, "
+                "there may be more (each costs 2 points)",
+                backs=(back,),
+            )
+            for back in unseen
+        ]
 
     def _centre_total(self) -> int:
         """The centre's cards as the stacks seen tell: a stack's height is its top number."""

@@ -48,6 +48,8 @@ OWNER_EVIDENCE = 0.5
 AMBIGUOUS = 1.5
 """A second owner this many times as far as the nearest makes the card's seat unsure (eight players sit a row's
 length apart)."""
+LEFTOVER_BEYOND_MM = CARD_HEIGHT_MM
+"""Where a seat's leftovers lie: about a card's height beyond its outermost place (their line's middle)."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +62,20 @@ class _Place:
 class SeatSorter:
     """A :data:`referee.tracker.counting.Sorter` that knows the seats (see the module docstring)."""
 
-    def __init__(self, places: Iterable[_Place], middle: Point) -> None:
+    def __init__(self, places: Iterable[_Place], middle: Point, view: tuple[Point, ...] | None = None) -> None:
         self.places = tuple(places)
         self.middle = middle
+        self.view = view
+        """The picture's outline on the table plane (None: unknown): a seat's leftovers laid beyond it are not
+        seen, and their count is short."""
 
     @classmethod
     def from_opening(
-        cls, sightings: Iterable[Sighting], middle: Point, zone: tuple[Point, ...] | None = None
+        cls,
+        sightings: Iterable[Sighting],
+        middle: Point,
+        zone: tuple[Point, ...] | None = None,
+        view: tuple[Point, ...] | None = None,
     ) -> SeatSorter:
         """The seats from the cards lying on the table before play (those outside the centre ``zone``), possibly
         read in several frames. The backs read at one place (within :data:`SAME_PLACE_MM`) vote for its owner
@@ -88,7 +97,8 @@ class SeatSorter:
                 if best is not None and votes[best] >= OWNER_EVIDENCE:
                     owner, evidence = best, votes[best]
             named.append((s, owner, evidence))
-        return cls((_Place(*_polar(s.centre, middle), owner) for s, owner in _one_seat_each(named)), middle)
+        places = (_Place(*_polar(s.centre, middle), owner) for s, owner in _one_seat_each(named))
+        return cls(places, middle, view)
 
     @property
     def owners(self) -> tuple[str, ...]:
@@ -117,6 +127,27 @@ class SeatSorter:
         # level with the places: after the round the only backs left there are cards laid out to count
         # (hands are turned up), and a pile's leftovers laid where the row was are leftovers all the same
         return ("leftover", owner)
+
+    def leftovers_unseen(self) -> tuple[str, ...]:
+        """The owners whose leftovers would lie outside the picture (:data:`LEFTOVER_BEYOND_MM` beyond the
+        outermost of their seat's places, in line with the seat): a seat the picture cuts off.
+
+        >>> places = [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.back_at("blue-blue", (0.0, -300.0))]
+        >>> view = ((-400.0, -450.0), (400.0, -450.0), (400.0, 450.0), (-400.0, 450.0))
+        >>> SeatSorter.from_opening(places, middle=(0.0, 0.0), view=view).leftovers_unseen()
+        ('red-red',)
+        """
+        if self.view is None:
+            return ()
+        unseen = []
+        for owner in self.owners:
+            seat = [p for p in self.places if p.owner == owner or self._owner_near(p.radius, p.angle) == owner]
+            angle = math.atan2(sum(math.sin(p.angle) for p in seat), sum(math.cos(p.angle) for p in seat))
+            radius = max(p.radius for p in seat) + LEFTOVER_BEYOND_MM
+            place = (self.middle[0] + radius * math.cos(angle), self.middle[1] + radius * math.sin(angle))
+            if not point_in_polygon(place, self.view):
+                unseen.append(owner)
+        return tuple(unseen)
 
     def owner_at(self, point: Point) -> str | None:
         """The owner of the seat a card at ``point`` lies before (None: unknown or unsure)."""

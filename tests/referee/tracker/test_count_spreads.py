@@ -53,6 +53,14 @@ def test_the_owners_are_the_backs_read_on_the_seats_before_play() -> None:
     assert set(_sorter().owners) == {"red-red", "blue-blue"}
 
 
+def test_a_seat_whose_leftovers_would_lie_outside_the_picture_is_named() -> None:
+    places = [*_seat("red-red", 400.0), *_seat("blue-blue", -400.0)]
+    cut = ((-600.0, -600.0), (600.0, -600.0), (600.0, 470.0), (-600.0, 470.0))  # the picture ends past red's row
+    assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=cut).leftovers_unseen() == ("red-red",)
+    whole = ((-600.0, -600.0), (600.0, -600.0), (600.0, 600.0), (-600.0, 600.0))
+    assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=whole).leftovers_unseen() == ()
+
+
 def test_a_hand_stack_read_unsurely_in_two_opening_frames_names_its_owner_where_one_reading_does_not() -> None:
     # a hand stack cut by the picture's edge reads at about 0.4: below what one reading needs
     once = [*_seat("red-red", 400.0)[:-1], Sighting.back_at("red-pink", (140.0, 400.0), identity_confidence=0.39)]

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from referee.cards import Card
 from referee.events import CardPlayed, Event, IllegalPlay, StackStarted
+from referee.sightings import Sighting
 from referee.tracker import Referee
+from referee.tracker.referee_session import RefereeSettings
+from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import Noise, ScriptedTable
 
 FPS = 30.0
@@ -337,6 +342,27 @@ def test_a_few_backs_in_the_centre_while_a_hand_hides_a_stack_do_not_end_play():
     assert "round_stopped" not in [e.type for e in events]
     [illegal] = [e for e in events if isinstance(e, IllegalPlay)]
     assert illegal.card == Card.parse("b6")
+
+
+def test_a_seat_the_picture_cuts_off_is_warned_of_as_its_leftovers_go_uncounted():
+    table = ScriptedTable(FPS)
+    table.zone = tuple((250.0 * math.cos(a / 8 * math.pi), 250.0 * math.sin(a / 8 * math.pi)) for a in range(16))
+    last = build(table, (0, 0), "g1 g2")
+    table.take_all(last + 1.0)
+    for i in range(2):
+        table.put_back(last + 1.2, "green-green", (i * 14.0, 0.0))
+    seats = [
+        Sighting.back_at(back, (x, y)) if x == 140.0 else Sighting.face_at("r5", (x, y))
+        for back, y in (("green-green", 400.0), ("red-red", -400.0))
+        for x in (-70.0, 0.0, 70.0, 140.0)
+    ]
+    picture = ((-600.0, -600.0), (600.0, -600.0), (600.0, 470.0), (-600.0, 470.0))  # ends past green's row
+    sorter = SeatSorter.from_opening(seats, (0.0, 0.0), view=picture)
+    referee = Referee(RefereeSettings(sorter=sorter), backs=["green-green", "red-red"])
+    events, _ = film(table, last + 7.0, referee=referee)
+    assert events[-1].type == "round_scored"
+    [warning] = [w for w in referee.warnings if "outside the picture" in w.message]
+    assert warning.backs == ("green-green",)
 
 
 def test_a_count_that_disagrees_with_the_stacks_warns_naming_stacks_and_backs():
