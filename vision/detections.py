@@ -25,6 +25,10 @@ import numpy.typing as npt
 
 from referee.cards import COLOURS, HIGHEST, LOWEST
 
+TURNS = np.array([[(i - k) % 4 for i in range(4)] for k in range(4)])
+"""``quad[TURNS[k]]`` is ``np.roll(quad, k, axis=0)``: a quad's four cyclic labellings at once (np.roll one by one
+was a twentieth of a four-player replay)."""
+
 FACE, BACK = 0, 1
 KIND_NAMES: tuple[str, ...] = ("face", "back")
 UNKNOWN_COLOUR = -1

@@ -31,7 +31,7 @@ from scipy.optimize import linear_sum_assignment
 
 from vision.detect.geometry import polygon_area, polygon_iou
 from vision.detect.windows import Window
-from vision.detections import CardDetections
+from vision.detections import TURNS, CardDetections
 
 
 @dataclass(frozen=True)
@@ -135,8 +135,8 @@ def _mean_quad(quads: npt.NDArray[np.float32], weights: npt.NDArray[np.float32])
     reference = quads[0]
     aligned = []
     for quad in quads:
-        turns = [np.roll(quad, r, axis=0) for r in range(4)]
-        aligned.append(min(turns, key=lambda t: float(np.square(t - reference).sum())))
+        turns = quad[TURNS]
+        aligned.append(turns[int(np.square(turns - reference).sum(axis=(1, 2)).argmin())])
     w = np.asarray(weights, np.float64)
     return np.asarray((np.stack(aligned) * w[:, None, None]).sum(axis=0) / w.sum(), np.float32)
 

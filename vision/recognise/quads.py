@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from vision.detections import TURNS
 from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
 
 Quad = npt.NDArray[np.float32]
@@ -80,5 +81,5 @@ def labelled_like(box: npt.ArrayLike, quad: npt.ArrayLike) -> Quad:
     [[0.0, 0.0], [10.0, 0.0], [10.0, 20.0], [0.0, 20.0]]
     """
     points, target = np.asarray(box, np.float32).reshape(4, 2), np.asarray(quad, np.float32).reshape(4, 2)
-    shifts = [np.roll(points, k, axis=0) for k in range(4)]
-    return min(shifts, key=lambda b: float(np.linalg.norm(b - target, axis=1).sum()))
+    shifts = points[TURNS]
+    return np.asarray(shifts[int(np.linalg.norm(shifts - target, axis=2).sum(axis=1).argmin())], np.float32)

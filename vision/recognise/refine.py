@@ -71,5 +71,5 @@ def fit_face(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt
 
 def _dominant_hue(hues: np.ndarray) -> int:
     counts = np.bincount(hues.ravel() // 6, minlength=30)
-    counts = counts + np.roll(counts, 1) + np.roll(counts, -1)  # neighbours count too (circular)
+    counts = counts + np.r_[counts[-1:], counts[:-1]] + np.r_[counts[1:], counts[:1]]  # neighbours too (circular)
     return int(counts.argmax()) * 6 + 3
