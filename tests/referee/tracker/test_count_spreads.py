@@ -178,6 +178,20 @@ def test_lengths_that_fit_no_step_leave_the_count_card_by_card() -> None:
     assert _count(frames, _sorter(), centre_total=6) == ({"blue-blue": 1, "red-red": 1}, {})
 
 
+def test_a_centre_fan_seen_in_part_is_shared_out_to_the_stacks_total_as_its_backs_were_read() -> None:
+    # one mixed fan at a 13 mm step, one strip in three found: too few to trust its length, not too few to say
+    # which backs it holds (two players, seeds 99001 and 99302: 16 of 35 and 11 of 24 cards seen)
+    backs = ["red-red", "red-red", "blue-blue", "red-red"]
+    fan = [Sighting.back_at(b, (-100.0 + 39.0 * i, 150.0)) for i, b in enumerate(backs)]
+    counter = SpreadCounter(_sorter())
+    for k in range(10):
+        counter.add(_frame(*fan, t=60.0 + k / 30))
+    count = counter.count(12)
+    assert count.centre == {"blue-blue": 3, "red-red": 9}
+    [warning] = cross_check(count, [])[1:]
+    assert "showed 4 cards one by one; the cards missed were shared out" in warning.message
+
+
 def test_leftover_fans_are_counted_card_by_card_whatever_the_centre_total() -> None:
     fan = [Sighting.back_at("red-red", (-100.0 + 26.0 * i, 400.0 + 1.2 * CARD_HEIGHT_MM)) for i in range(4)]
     centre = [Sighting.back_at("red-red", (-60.0 + 13.0 * i, 150.0)) for i in range(3)]
