@@ -44,16 +44,20 @@ class VotingSettings:
     """A run of readings of one card survives a gap (dropout, a hand passing) this long."""
     glimpse_gap_s: float = 0.15
     """Sporadic first readings this long before the next one do not say when the card came down (misreads)."""
-    strict_frames: int = 4
-    strict_span_s: float = 0.25
-    strict_share: float = 0.75
+    strict_frames: int = 6
+    strict_span_s: float = 0.3
+    strict_share: float = 0.8
     """The bar for a card that would be illegal where it lies (or a second copy of a card the pile holds): a
     recogniser's misreads of one card are alike from frame to frame, so a wrong reading can persist for a few
     frames where a right one would, and mistakes are rare (a few in a hundred plays). An illegal card lies
-    about 0.7 s before it is taken back, so 0.25 s of readings still rules within 0.5 s of it landing. Frames
-    are readings: a reading reused for still frames counts once (see ``TrackerSettings.repeat_counts_every``),
-    and 4 readings of a weak detector that misses a card every few frames balance misreads and real cards
-    best (simcheck's rough noise, seed 95000: illegal recall 36 -> 56 %, precision 16 -> 19 % against 6)."""
+    about 0.7 s before it is taken back, so 0.3 s of readings still rules within 0.5 s of it landing. Frames
+    are readings: a reading reused for still frames counts once (see ``TrackerSettings.repeat_counts_every``).
+    On the sightings of 12 rendered rounds (seeds 99000-99001, 99202, 99301-99305), 6 readings over 0.3 s holding
+    80 % cut the illegal plays said from 28 to 25 (19 right either way, latency median 0.22 -> 0.24 s) against 4,
+    0.25 s and 75 %, which the synthetic rough noise had preferred (simcheck, seed 95000)."""
+    doubtful_frames: int = 8
+    doubtful_span_s: float = 0.5
+    """The bar for a ``doubtful`` card, read in the very box of the card below it (see :meth:`convincing`)."""
     sure_weight: float = 0.6
     sure_share: float = 0.9
     """Readings this sure on average (detector x recogniser confidence), holding this share, clear the strict
@@ -72,11 +76,11 @@ class VotingSettings:
         self, frames: int, span_s: float, share: float, frame_s: float, mean_weight: float = 0.0, doubtful: bool = False
     ) -> bool:
         """Whether a run of readings clears the strict bar (see ``strict_frames`` and ``sure_weight``); a
-        ``doubtful`` run (read in the very box of the card below it: see :meth:`Ballot.winner`) needs twice the
-        readings over twice the time, however sure.
+        ``doubtful`` run (read in the very box of the card below it: see :meth:`Ballot.winner`) needs more readings
+        over more time (``doubtful_frames``, ``doubtful_span_s``), however sure.
 
         >>> v = VotingSettings()
-        >>> v.convincing(8, 0.27, 0.9, 1 / 30), v.convincing(3, 0.27, 0.9, 1 / 30)
+        >>> v.convincing(9, 0.3, 0.9, 1 / 30), v.convincing(3, 0.3, 0.9, 1 / 30)
         (True, False)
         >>> v.convincing(5, 0.16, 1.0, 1 / 30, mean_weight=0.9), v.convincing(5, 0.16, 1.0, 1 / 30, mean_weight=0.4)
         (True, False)
@@ -84,8 +88,8 @@ class VotingSettings:
         (False, True)
         """
         if doubtful:
-            enough = frames >= 2 * self.strict_frames and share >= self.strict_share
-            return enough and self.lasted(span_s, 2 * self.strict_span_s, frame_s)
+            enough = frames >= self.doubtful_frames and share >= self.strict_share
+            return enough and self.lasted(span_s, self.doubtful_span_s, frame_s)
         sure = mean_weight >= self.sure_weight and share >= self.sure_share and frames >= self.min_frames
         if sure and self.lasted(span_s, self.min_span_s, frame_s):
             return True
