@@ -30,3 +30,16 @@ def test_a_card_inferred_under_a_hand_comes_down_no_later_than_the_card_seen_on_
     (_, _, t3), (_, _, t4) = events[-2:]
     assert [card for _, card, _ in events[-2:]] == ["y3", "y4"]
     assert t3 <= t4 < 3.0
+
+
+def test_a_card_read_a_moment_before_the_next_covered_it_came_down_as_the_old_top_went_from_view():
+    # seed 99001, eight players: r4 last read at 15.9 s, r5 first read at 17.1 s (truth 15.96), r6 seen at 17.3 s
+    # (truth 17.21) after 1.4 s with the old top out of view
+    events = judged(
+        *(Landed(1, Y[n], float(n), 30 * n) for n in range(1, 5)),
+        Landed(1, Y[6], 5.6, 168, hidden_s=1.4, glimpsed=(Y[5],), covered=((Y[5], 5.4, 162),)),
+    )
+    (_, c5, t5), (_, c6, t6) = events[-2:]
+    assert (c5, c6) == ("y5", "y6")
+    assert abs(t5 - 4.2) < 0.05  # as the old top went from view (something covered it: the hand with y5)
+    assert 5.4 <= t6 <= 5.6  # not before y5 was seen lying there
