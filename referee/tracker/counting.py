@@ -220,6 +220,13 @@ class SpreadCounter:
             return None
         return owner_at(_middle(spread))
 
+    def _handed_back(self, spread: Sequence[_Spot]) -> str | None:
+        """The owner a centre fan was handed back to, when it lies in front of their seat as the rules' sorting
+        lays it (see :meth:`referee.tracker.seats.SeatSorter.handed_back_to`): its strips' backs, misread alike
+        all along (red-pink strips read "blue-purple"), do not decide then."""
+        handed_back_to = getattr(self.sorter, "handed_back_to", None)
+        return None if handed_back_to is None else handed_back_to([(s.x, s.y) for s in spread])
+
     def _card_back(self, spot: _Spot, spread: Sequence[_Spot], spread_back: str, owners: frozenset[str]) -> str:
         """One centre card's back: its own vote, among the seats' owners when they are known (a back no player
         showed at the start is a misread strip). A card read only as such strangers, or not at all, takes the
@@ -271,7 +278,9 @@ class SpreadCounter:
                 votes.update(spot.votes)
             back = _best_of(votes, owners)
             if any(spot.in_zone for spot in spread):
-                owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()), owners)
+                owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()), owners) or self._handed_back(
+                    spread
+                )
                 fans.append((spread, Counter(owner or self._card_back(spot, spread, back, owners) for spot in spread)))
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))

@@ -169,7 +169,8 @@ class Judge:
         hidden = self._hidden_before(book, change)
         events: list[Event] = self._one_misread(book, change) + self._built_on_a_skip(book, change) + hidden
         # said when it most likely came down, under the hand, not when first read
-        t, frame = _down_above(change, [e.card for e in hidden if isinstance(e, CardPlayed | StackStarted)])
+        below = [e.card for e in hidden if isinstance(e, CardPlayed | StackStarted) and e.card is not None]
+        t, frame = _down_above(change, below)
         landing = replace(landing, stack=book.stack, t=t, frame=frame)
         height = self._height(book)
         play = self.centre.push(landing)

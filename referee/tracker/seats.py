@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
@@ -48,6 +48,13 @@ OWNER_EVIDENCE = 0.5
 AMBIGUOUS = 1.5
 """A second owner this many times as far as the nearest makes the card's seat unsure (eight players sit a row's
 length apart)."""
+HANDED_BACK_CARDS = 3
+HANDED_BACK_ACROSS = 0.9
+HANDED_BACK_BEFORE = (0.6 * CARD_HEIGHT_MM, 1.8 * CARD_HEIGHT_MM)
+"""A fan handed back to a player (see :meth:`SeatSorter.handed_back_to`): this many cards or more, running within
+about 25 degrees of the seat's own direction, its middle this far (mm) nearer the middle than the seat's farthest
+place: one line a card's height and a bit before them (6 rendered rounds laid so: 0.9-1.4 card heights; a stack
+fanned where it lay, in 6 others: once at 2.5)."""
 LEFTOVER_BEYOND_MM = CARD_HEIGHT_MM
 """Where a seat's leftovers lie: about a card's height beyond its outermost place (their line's middle)."""
 
@@ -148,6 +155,35 @@ class SeatSorter:
             if not point_in_polygon(place, self.view):
                 unseen.append(owner)
         return tuple(unseen)
+
+    def handed_back_to(self, centres: Sequence[Point]) -> str | None:
+        """The owner a fan of centre cards was handed back to, when it lies as the rules' sorting lays one: in
+        front of a seat whose owner is known, about a card's height nearer the middle than its places, running
+        along the seat (across the line to the middle). None for anything else: a stack fanned where it lay runs
+        its own way, and holds the backs of whoever built it.
+
+        >>> sorter = SeatSorter.from_opening([Sighting.back_at("red-red", (0.0, 500.0))], middle=(0.0, 0.0))
+        >>> sorter.handed_back_to([(x, 390.0) for x in (-28.0, -14.0, 0.0, 14.0)])
+        'red-red'
+        >>> sorter.handed_back_to([(0.0, y) for y in (350.0, 364.0, 378.0, 392.0)]) is None  # runs to the middle
+        True
+        """
+        if len(centres) < HANDED_BACK_CARDS:
+            return None
+        mx, my = sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres)
+        radius, angle = _polar((mx, my), self.middle)
+        owner = self._owner_near(radius, angle)
+        seat = [p for p in self.places if _sideways(p, radius, angle) <= IN_LINE_MM]
+        if owner is None or not seat or radius <= 0:
+            return None
+        sxx = sum((x - mx) ** 2 for x, _ in centres)
+        syy = sum((y - my) ** 2 for _, y in centres)
+        sxy = sum((x - mx) * (y - my) for x, y in centres)
+        run = 0.5 * math.atan2(2 * sxy, sxx - syy)  # the fan's direction
+        across = abs(math.sin(run - angle))  # 1: along the seat, 0: towards the middle
+        before = max(p.radius for p in seat) - radius
+        near, far = HANDED_BACK_BEFORE
+        return owner if across >= HANDED_BACK_ACROSS and near <= before <= far else None
 
     def owner_at(self, point: Point) -> str | None:
         """The owner of the seat a card at ``point`` lies before (None: unknown or unsure)."""

@@ -134,6 +134,20 @@ def test_a_centre_fan_read_alike_as_a_back_no_seat_showed_is_the_fan_of_the_seat
     assert _count(frames, _sorter()) == ({"red-red": 6}, {})
 
 
+def test_a_centre_fan_handed_back_in_front_of_a_seat_is_its_owners_though_its_strips_read_as_another_back() -> None:
+    # the rules' sorting: each player's centre cards in a line before them (seed 99302, eight players: red-pink's
+    # line read "blue-purple" strip by strip)
+    reads = ["blue-blue", "blue-blue", "red-red", "blue-blue", "blue-blue"]
+    line = [Sighting.back_at(b, (-28.0 + 14.0 * i, 244.0)) for i, b in enumerate(reads)]
+    assert _count([_frame(*line, t=60.0 + k / 30) for k in range(10)], _sorter())[0] == {"red-red": 5}
+
+
+def test_a_centre_fan_running_towards_a_seat_is_a_stack_fanned_where_it_lay_card_by_card() -> None:
+    reads = ["blue-blue", "blue-blue", "red-red", "blue-blue", "blue-blue"]
+    fan = [Sighting.back_at(b, (0.0, 180.0 + 14.0 * i), angle=90.0) for i, b in enumerate(reads)]
+    assert _count([_frame(*fan, t=60.0 + k / 30) for k in range(10)], _sorter())[0] == {"blue-blue": 4, "red-red": 1}
+
+
 def test_a_centre_fan_of_backs_the_seats_showed_counts_card_by_card() -> None:
     backs = ["red-red", "blue-blue", "blue-blue", "red-red", "blue-blue"]
     fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0)) for i, b in enumerate(backs)]
