@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from referee.cards import LOWEST, Card
 from referee.centre import Action, Centre, Landing, Removal, Stop, TakeBack
 from referee.centre import Together as Simultaneous
+from referee.errors import CentreError
 from referee.events import CardPlayed, CardTakenBack, Conflict, Event, RoundStopped, StackStarted
 from referee.rules import RuleSettings
 from referee.tracker.inference import InferenceSettings, hidden_plays
@@ -198,7 +199,7 @@ class Judge:
         if entry[0] in book.quiet:
             book.quiet.remove(entry[0])
         else:
-            self.centre.take_back(entry[0], stack=None, t=change.t, frame=change.frame)  # not announced: never lay
+            self._take_back(entry[0], None, change.t, change.frame)  # not announced: never lay
         t, frame = self._first_down(entry[0]) or (change.t, change.frame)
         play = self.centre.push(Landing(Card(change.card.colour, LOWEST), None, t=t, frame=frame))
         book.stack = play.stack
@@ -236,7 +237,7 @@ class Judge:
         if entry[0] in book.quiet:
             book.quiet.remove(entry[0])
         else:
-            self.centre.take_back(entry[0], stack=book.stack, t=t, frame=frame)  # not announced: it stays
+            self._take_back(entry[0], book.stack, t, frame)  # not announced: it stays
         events: list[Event] = []
         for card in (*skipped, entry[0]):
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
@@ -403,8 +404,19 @@ class Judge:
                 book.quiet.remove(card)
             elif loose is not None:
                 book.loose.remove(loose)
-                events.append(self.centre.take_back(card, stack=book.stack, t=change.t, frame=change.frame))
+                events.extend(self._take_back(card, book.stack, change.t, change.frame))
         return events
+
+    def _take_back(self, card: Card, stack: int | None, t: float, frame: int) -> list[Event]:
+        """The illegal ``card`` picked up from ``stack`` (from wherever the board has it, if not there; nothing if
+        the board has none: a pile's book and the board may part ways when a stack's story is rewritten under it,
+        and a replay must go on: seed 99402, eight players, stopped on "no illegal y7 on stack 9")."""
+        for where in dict.fromkeys((stack, None)):
+            try:
+                return [self.centre.take_back(card, stack=where, t=t, frame=frame)]
+            except CentreError:
+                continue
+        return []
 
     def _vanished(self, book: _PileBook, change: Vanished) -> list[Event]:
         events: list[Event] = []
@@ -413,7 +425,7 @@ class Judge:
                 if card in book.quiet:  # never announced, so never on the board
                     book.quiet.remove(card)
                     continue
-                events.append(self.centre.take_back(card, stack=None, t=change.t, frame=change.frame))
+                events.extend(self._take_back(card, None, change.t, change.frame))
             book.loose.clear()
         elif not self.centre.stack(book.stack).removed:
             events.append(self.centre.remove(book.stack, t=change.t, frame=change.frame))
