@@ -446,15 +446,15 @@ def cross_check(
                 )
             )
     if count.centre_seen is not None and count.centre_seen != count.centre_total:
+        missed = count.centre_total - count.centre_seen
         how = (
-            "the cards missed were shared out among the backs as those seen"
+            f"the other {missed} of the stacks' {count.centre_total} were shared out among the backs as those seen"
             if count.centre_shared
-            else "its spreads' lengths were counted"
+            else f"its spreads' lengths were counted as the stacks' {count.centre_total}"
         )
         warnings.append(
             CountWarning(
-                f"the centre spread showed {count.centre_seen} cards one by one; {how} as the stacks' "
-                f"{count.centre_total}",
+                f"the centre spread showed {count.centre_seen} cards one by one; {how}",
                 tuple(s.id for s in stacks),
                 tuple(count.centre),
             )

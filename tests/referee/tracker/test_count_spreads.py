@@ -203,7 +203,7 @@ def test_a_centre_fan_seen_in_part_is_shared_out_to_the_stacks_total_as_its_back
     count = counter.count(12)
     assert count.centre == {"blue-blue": 3, "red-red": 9}
     [warning] = cross_check(count, [])[1:]
-    assert "showed 4 cards one by one; the cards missed were shared out" in warning.message
+    assert "showed 4 cards one by one; the other 8 of the stacks' 12 were shared out" in warning.message
 
 
 def test_leftover_fans_are_counted_card_by_card_whatever_the_centre_total() -> None:
