@@ -83,3 +83,25 @@ def test_reading_every_kth_frame_still_recovers_the_plays(clip, stride):
     metrics = score_round(list(read_events(clip["events"])), [(e.event, e.said_t) for e in result.emitted])
     assert metrics.plays.recall == 1.0 and metrics.plays.precision == 1.0
     assert result.frames_seen == pytest.approx(result.frames_read / stride, abs=1)
+
+
+def test_a_referee_that_contradicts_itself_on_one_frame_loses_that_frame_with_a_warning_not_the_round(
+    clip, monkeypatch: pytest.MonkeyPatch
+):
+    from referee.errors import CentreError
+    from referee.tracker.referee_session import Referee
+
+    update = Referee.update
+
+    def fails_once(self, frame):
+        if frame is not None and frame.frame == 40:
+            raise CentreError("there is no illegal r7 on stack 9 to take back")
+        return update(self, frame)
+
+    monkeypatch.setattr(Referee, "update", fails_once)
+    result = _replay(clip)
+    assert [w for w in result.warnings if "lost track" in w] == [
+        "the referee lost track at 1.3 s (there is no illegal r7 on stack 9 to take back); that frame's rulings "
+        "were skipped"
+    ]
+    assert isinstance(result.scored, RoundScored)
