@@ -180,9 +180,28 @@ class Judge:
             book.stack = play.stack
             book.last_landing = landing
             book.last_hidden = change.hidden_from is not None
+            self._forget_buried_misreads(book, t, frame)
         else:
             book.loose.append((change.card, height))
         return events
+
+    def _forget_buried_misreads(self, book: _PileBook, t: float, frame: int) -> None:
+        """Forgets the illegal cards the stack has since been built over with cards of their colour lower than
+        them: each was a misread of a card now above it (a y4 read "y7", ruled illegal on the y3; then y5 and y6
+        built on): a y7 the pile still held hid the real y7 from the tracker, and the y8, y9 after it were ruled
+        against it (seed 99403, two players: 4 false illegal plays from one misread). Its ruling stands; the board
+        forgets it quietly, so the card can land when its turn comes."""
+        top, height = self._top(book), self._height(book)
+        if top is None:
+            return
+        for entry in [e for e in book.loose if e[1] < height]:
+            card = entry[0]
+            if card.colour == top.colour and card.number > top.number:
+                book.loose.remove(entry)
+                if card in book.quiet:
+                    book.quiet.remove(card)
+                else:
+                    self._take_back(card, book.stack, t, frame)  # not announced: its ruling stands
 
     def _one_misread(self, book: _PileBook, change: Landed) -> list[Event]:
         """A 2 landing on a spot where only illegal cards lie, one of them of its colour: that card was the 1,
@@ -220,7 +239,9 @@ class Judge:
             return []
         below = Card(change.card.colour, change.card.number - 1)
         entry = next((e for e in reversed(book.loose) if e[0] == below), None)
-        if entry is None or entry[1] != self._height(book):
+        if entry is None:
+            return self._misread_between(book, change)
+        if entry[1] != self._height(book):
             return []
         top = self._top(book)
         skipped: tuple[Card, ...] | None
@@ -246,6 +267,31 @@ class Judge:
         if book.stack is not None:
             self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(skipped)
         return events
+
+    def _misread_between(self, book: _PileBook, change: Landed) -> list[Event]:
+        """A card one number too high for the top (y9 on a y7) where one illegal card of its colour was ruled on
+        that top since: that card was the missing one, misread (a y8 read "y10"; seed 99403, two players). It
+        counts as the missing card, played when it came down; its own ruling stands."""
+        top = self._top(book)
+        if top is None or top.colour != change.card.colour or change.card.number != top.number + 2:
+            return []
+        height = self._height(book)
+        entries = [e for e in book.loose if e[1] == height and e[0].colour == top.colour]
+        if len(entries) != 1 or entries[0][0] == change.card:
+            return []
+        entry = entries[0]
+        missing = Card(top.colour, top.number + 1)
+        if not self._available(missing):
+            return []
+        t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
+        book.loose.remove(entry)
+        if entry[0] in book.quiet:
+            book.quiet.remove(entry[0])
+        else:
+            self._take_back(entry[0], book.stack, t, frame)  # not announced: its ruling stands
+        play = self.centre.push(Landing(missing, book.stack, t=t, frame=frame))
+        book.stack = play.stack
+        return list(play.events)
 
     def _first_down(self, card: Card, stack: int | None = None) -> tuple[float, int] | None:
         """When the latest illegal ``card`` on ``stack`` (None: that started no stack) came down, by the board's

@@ -1,0 +1,61 @@
+"""One misread of a landing card is one wrong ruling, not a wrong ruling for every card after it."""
+
+from __future__ import annotations
+
+from referee.cards import Card
+from referee.centre import Centre
+from referee.tracker import Referee
+from referee.tracker.judge import Judge
+from referee.tracker.stacks import Landed
+from referee.tracker.synthetic import Noise, ScriptedTable
+
+Y = {n: Card.parse(f"y{n}") for n in range(1, 11)}
+
+
+def judged(*changes: Landed) -> list[tuple[str, str]]:
+    judge = Judge(Centre())
+    return [(e.type, str(e.card)) for change in changes for e in judge.rule(change)]
+
+
+def _stack_to(n: int) -> list[Landed]:
+    return [Landed(1, Y[k], float(k), 30 * k) for k in range(1, n + 1)]
+
+
+def test_an_illegal_card_built_over_by_lower_cards_of_its_colour_lands_again_when_its_turn_comes():
+    # seed 99403, two players: a y4 read "y7" on the y3, ruled illegal; y4, y5, y6 were built on it; then the real
+    # y7 came, which the pile, still holding a "y7", took for the same card
+    table = ScriptedTable(30.0)
+    for n in (1, 2, 3):
+        table.put(float(n), f"y{n}", (0.0, 0.0))
+    table.put(4.0, "y7", (2.0, 1.0))
+    for n in (4, 5, 6):
+        table.put(n + 1.0, f"y{n}", (n % 2 * 3.0, -1.0), angle=n * 2.0)
+    table.put(8.0, "y7", (2.0, 1.0))  # where the "y7" was read: a card lies where the hand slaps it
+    referee = Referee()
+    for frame in table.frames(9.5, Noise()):
+        referee.update(frame)
+    said = [(e.type, str(e.card)) for e in referee.events]
+    assert said[3] == ("illegal_play", "y7")
+    assert said[4:] == [("card_played", f"y{n}") for n in (4, 5, 6, 7)]
+
+
+def test_the_tracker_is_told_the_pile_no_longer_holds_an_illegal_card_built_over_by_lower_cards_of_its_colour():
+    # what hid the real y7 on seed 99403: the pile still held the "y7", so the y7's readings were that card
+    judge = Judge(Centre())
+    for change in (*_stack_to(3), Landed(1, Y[7], 4.0, 120)):
+        judge.rule(change)
+    assert judge.holding(1) == (Y[3], ((Y[7], 3),))
+    for n in (4, 5):
+        judge.rule(Landed(1, Y[n], n + 1.0, 30 * (n + 1)))
+    assert judge.holding(1) == (Y[5], ())
+
+
+def test_a_card_one_too_high_after_one_illegal_card_of_its_colour_makes_that_card_the_missing_one():
+    # the y8 read "y10" on the y7, then the y9: the "y10" was the y8
+    events = judged(*_stack_to(7), Landed(1, Y[10], 8.0, 240), Landed(1, Y[9], 9.0, 270))
+    assert events[7:] == [("illegal_play", "y10"), ("card_played", "y8"), ("card_played", "y9")]
+
+
+def test_the_same_card_in_full_view_with_no_illegal_card_before_it_is_still_a_wrong_number():
+    events = judged(*_stack_to(7), Landed(1, Y[9], 9.0, 270))
+    assert events[7:] == [("illegal_play", "y9")]
