@@ -195,13 +195,8 @@ class Judge:
         if top is None:
             return
         for entry in [e for e in book.loose if e[1] < height]:
-            card = entry[0]
-            if card.colour == top.colour and card.number > top.number:
-                book.loose.remove(entry)
-                if card in book.quiet:
-                    book.quiet.remove(card)
-                else:
-                    self._take_back(card, book.stack, t, frame)  # not announced: its ruling stands
+            if entry[0].colour == top.colour and entry[0].number > top.number:
+                self._off_the_books(book, entry, t, frame)
 
     def _one_misread(self, book: _PileBook, change: Landed) -> list[Event]:
         """A 2 landing on a spot where only illegal cards lie, one of them of its colour: that card was the 1,
@@ -254,11 +249,7 @@ class Judge:
         if not skipped:
             return []
         t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
-        book.loose.remove(entry)
-        if entry[0] in book.quiet:
-            book.quiet.remove(entry[0])
-        else:
-            self._take_back(entry[0], book.stack, t, frame)  # not announced: it stays
+        self._off_the_books(book, entry, t, frame)  # it stays, as played
         events: list[Event] = []
         for card in (*skipped, entry[0]):
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
@@ -284,14 +275,19 @@ class Judge:
         if not self._available(missing):
             return []
         t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
+        self._off_the_books(book, entry, t, frame)
+        play = self.centre.push(Landing(missing, book.stack, t=t, frame=frame))
+        book.stack = play.stack
+        return list(play.events)
+
+    def _off_the_books(self, book: _PileBook, entry: tuple[Card, int], t: float, frame: int) -> None:
+        """A loose card off the pile's book and the board, unannounced: its ruling stands, and what it was is
+        told otherwise (a card played, a misread)."""
         book.loose.remove(entry)
         if entry[0] in book.quiet:
             book.quiet.remove(entry[0])
         else:
-            self._take_back(entry[0], book.stack, t, frame)  # not announced: its ruling stands
-        play = self.centre.push(Landing(missing, book.stack, t=t, frame=frame))
-        book.stack = play.stack
-        return list(play.events)
+            self._take_back(entry[0], book.stack, t, frame)
 
     def _first_down(self, card: Card, stack: int | None = None) -> tuple[float, int] | None:
         """When the latest illegal ``card`` on ``stack`` (None: that started no stack) came down, by the board's
