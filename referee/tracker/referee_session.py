@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from referee.centre import Centre
-from referee.events import Event, RoundScored
+from referee.events import Event, IllegalPlay, RoundScored
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
 from referee.tracker.counting import CountWarning, Sorter, SpreadCount, SpreadCounter, score_count
@@ -66,6 +66,14 @@ fanned. A stack lifted lengthwise shows its cards one by one where it lay, which
 false illegal plays through in 21 rounds (seeds 99300-99306). Over 8 rounds (dev seeds 99000-99001, 99202, 99302)
 this fired 2-4 s after the stop and never in play, where a back in the centre is a misread or a card turning
 (at most 2 in one second, with every stack in view)."""
+
+
+HOLD_S = 2.0
+"""An illegal play ruled while backs lie in the centre (:data:`WIND_UP_BACKS` or more) is held until the centre
+shows none, for this long at most, and dropped if the centre is gathered meanwhile: the stacks were being turned
+over, and the "play" was a lifted stack's card showing where it lay (seed 99402, four players: two "r10" said as
+the backs came, 0.3 s before the table was seen winding up). In play a back in the centre is a passing misread,
+gone the next frame, and the ruling waits no longer."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,7 @@ class Referee:
         self._checked_t = -math.inf
         self._spread_since: float | None = None
         self._winding: deque[tuple[float, bool]] = deque()
+        self._held: list[tuple[Event, float]] = []
         self._t, self._frame = 0.0, 0
 
     @property
@@ -132,9 +141,22 @@ class Referee:
         for change in self.tracker.update(frame):
             events.extend(self.judge.rule(change))
             self.tracker.settle(change.pile, *self.judge.holding(change.pile))
-        if frame is not None and self._gathered(frame):
+        backs = self._centre_backs(frame) if frame is not None else 0
+        if frame is not None and self._gathered(frame, backs):
+            self._held.clear()  # the stacks being turned over, not cards played
             events.extend(self._gather())
-        return self._emit(events)
+            return self._emit(events)
+        return self._emit(self._hold_while_winding(events, backs))
+
+    def _hold_while_winding(self, events: list[Event], backs: int) -> list[Event]:
+        """``events`` less the illegal plays ruled while backs lie in the centre (see :data:`HOLD_S`), with those
+        held before, released once the centre shows no back or they were held ``HOLD_S``."""
+        if backs >= WIND_UP_BACKS:
+            self._held += [(e, self._t) for e in events if isinstance(e, IllegalPlay)]
+            events = [e for e in events if not isinstance(e, IllegalPlay)]
+        released = [e for e, since in self._held if backs == 0 or self._t - since >= HOLD_S]
+        self._held = [(e, since) for e, since in self._held if not (backs == 0 or self._t - since >= HOLD_S)]
+        return released + events
 
     def run(self, frames: Iterable[FrameSightings | None]) -> list[Event]:
         """Every frame of a source, then :meth:`finish`; returns all events."""
@@ -152,10 +174,12 @@ class Referee:
         return self._emit([self.judge.stop(reason, t=when, frame=self._frame if frame is None else frame)])
 
     def finish(self) -> list[Event]:
-        """The source has ended: scores what the spreads showed, if the round got that far."""
+        """The source has ended: scores what the spreads showed, if the round got that far (and says the illegal
+        plays held while the table seemed to wind up, if it did not)."""
         if self.phase is Phase.COUNTING and self.counter.frames:
             return self._emit(self._score())
-        return []
+        held, self._held = [e for e, _ in self._held], []
+        return self._emit(held)
 
     # ---- round end
 
@@ -164,12 +188,14 @@ class Referee:
             return FrameSightings(frame.t, frame.frame, frame.sightings, self.settings.zone)
         return frame
 
-    def _gathered(self, frame: FrameSightings) -> bool:
+    def _centre_backs(self, frame: FrameSightings) -> int:
+        sort = self.counter.sorter
+        return sum(1 for s in frame.backs if (sort(s, frame) or ("", None))[0] == "centre")
+
+    def _gathered(self, frame: FrameSightings, backs: int) -> bool:
         """Play is over and the centre gathered: every stack out of view, face-down cards in the centre."""
         if not self.centre.stacks:
             return False
-        sort = self.counter.sorter
-        backs = sum(1 for s in frame.backs if (sort(s, frame) or ("", None))[0] == "centre")
         # the centre spread laid out: face-down cards where the stacks were, a good share of the centre's cards,
         # for a while, though a misread face keeps a stack in view (cards are face up in play: a few backs in
         # the centre are misreads or a card turning, never a fifth of the stacks for seconds on end)

@@ -330,6 +330,35 @@ def test_stacks_turned_over_one_by_one_end_play_before_a_lifted_stack_shows_its_
     assert len(stopped) == 1 and stopped[0].reason == "gathered"  # type: ignore[attr-defined]
 
 
+def test_a_card_a_lifted_stack_shows_as_the_backs_come_is_held_and_dropped_when_the_table_winds_up():
+    # seed 99402, four players: two "r10" said as the backs came, 0.3 s before the table was seen winding up
+    table = ScriptedTable(FPS)
+    blue = [table.put(i * PLAY_GAP, f"b{i + 1}", (0.0, 0.0)) for i in range(8)]
+    build(table, (150, 0), "r1 r2 r3", start=0.5)
+    end = 8.5
+    for placed in blue:
+        table.take(end, placed)
+    for i in range(4):
+        table.put_back(end + 0.1, "red-red", (i * 14.0, 0.0))
+    table.put(end + 0.3, "r1", (152.0, 2.0))  # the red stack lifted: its bottom card shows where it lay
+    events, _ = film(table, end + 4.0, referee=Referee(backs=["red-red", "blue-blue"]))
+    assert [e.type for e in events].count("illegal_play") == 0
+    assert [e.type for e in events].count("round_stopped") == 1
+
+
+def test_an_illegal_card_ruled_while_a_few_backs_pass_through_the_centre_is_said_as_they_go():
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3")
+    passing = [table.put_back(4.0, "red-red", (-150.0 + i * 14.0, 60.0)) for i in range(3)]
+    for placed in passing:
+        table.take(4.6, placed)
+    table.put(4.0, "b6", (2.0, 1.0))
+    events, emitted = film(table, 6.0)
+    [(illegal, said_at)] = [(e, at) for e, at in zip(events, emitted, strict=True) if isinstance(e, IllegalPlay)]
+    assert illegal.card == Card.parse("b6")
+    assert 4.6 <= said_at <= 4.8  # held while the backs lay there, said as they went
+
+
 def test_a_few_backs_in_the_centre_while_a_hand_hides_a_stack_do_not_end_play():
     table = ScriptedTable(FPS)
     build(table, (0, 0), "b1 b2 b3 b4")
