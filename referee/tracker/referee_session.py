@@ -154,8 +154,11 @@ class Referee:
         if backs >= WIND_UP_BACKS:
             self._held += [(e, self._t) for e in events if isinstance(e, IllegalPlay)]
             events = [e for e in events if not isinstance(e, IllegalPlay)]
-        released = [e for e, since in self._held if backs == 0 or self._t - since >= HOLD_S]
-        self._held = [(e, since) for e, since in self._held if not (backs == 0 or self._t - since >= HOLD_S)]
+        if backs == 0:
+            released, self._held = [e for e, _ in self._held], []
+        else:
+            released = [e for e, since in self._held if self._t - since >= HOLD_S]
+            self._held = [(e, since) for e, since in self._held if self._t - since < HOLD_S]
         return released + events
 
     def run(self, frames: Iterable[FrameSightings | None]) -> list[Event]:
