@@ -76,6 +76,10 @@ GATE_MARGIN_MM = 30.0
 """How far around the centre zone a change wakes the detector: a card read during play has its centre in the
 zone, so anything that lands on it, uncovers it or takes it away changes pixels there. Wider margins took in the
 players' rows beside the zone (sample round: frames read 49% at 30 mm, 57% at 91 mm, 64% for the zone's box)."""
+SEAT_GLANCE_S = 0.5
+"""How often, in play, the whole picture is read for the faces lying in front of the players (their rows and
+piles), which tell whose card each centre card was (:mod:`referee.tracker.owners`): a card played vanishes from
+its seat within a glance or two of landing."""
 LOOK_MARGIN_MM = 70.0
 """How far around the centre zone the detector looks during play: a card counts when its centre is in the zone,
 so it reaches at most half its diagonal (54 mm) beyond; a card cut by the edge of the part looked at is read as
@@ -275,6 +279,7 @@ class _Loop:
         self._count_reading: tuple[float, Any, Any] | None = None  # the last thorough reading: time, cards
         self._region: Region | None = None
         self._look: Box | None = None
+        self._glanced_t = -math.inf
 
     def run(self, frames: Iterable[Frame]) -> None:
         video = _InOrder(self._write_video) if self.video_out is not None else None
@@ -299,6 +304,8 @@ class _Loop:
             tick = time.perf_counter()
             events = self._stop_signal(frame)
             sightings = self._sightings(frame)
+            if sightings is not False:
+                self._glance_at_seats(frame)
             tock = time.perf_counter()
             if sightings is not False:
                 events += self._refereed(sightings, frame)
@@ -372,6 +379,17 @@ class _Loop:
                 self._last_reading = (detections, visible)
         return self._to_sightings(detections, visible, frame)
 
+    def _glance_at_seats(self, frame: Frame) -> None:
+        """Every :data:`SEAT_GLANCE_S` in play, the cards lying in front of the players, for the referee to tell
+        whose card each centre card was, and whose each hand stack is (:mod:`referee.tracker.owners`)."""
+        if not self.referee.watches_seats or not self._in_play() or frame.t - self._glanced_t < SEAT_GLANCE_S:
+            return
+        if frame.image is None and self.pictures:
+            return
+        self._glanced_t = frame.t
+        detections, visible = self.session.vision.read(frame, self._keep_seats())
+        self.referee.see_seats(self._to_sightings(detections, visible, frame))
+
     def _to_sightings(self, detections: Any, visible: Any, frame: Frame) -> FrameSightings:
         still = self.clock.since(detections.corners) if frame.image is not None and len(detections) else None
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible, still_since=still)
@@ -409,18 +427,23 @@ class _Loop:
 
     def _keep(self) -> Any:
         """During play only the centre matters: cards outside the centre zone are not recognised (the players'
-        rows would cost more than the stacks); once the centre is gathered, the leftovers count too."""
-        zone = self.geometry.zones.centre
-        if zone is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
+        rows would cost more than the stacks, and are glanced at now and then, see :meth:`_glance_at_seats`);
+        once the centre is gathered, the leftovers count too."""
+        if self.geometry.zones.centre is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
             return None
+        return self._in_centre
+
+    def _keep_seats(self) -> Any:
+        """The cards outside the centre zone: the players' rows, piles and hand stacks."""
+        return lambda detections: ~self._in_centre(detections)
+
+    def _in_centre(self, detections: Any) -> np.ndarray:
+        zone = self.geometry.zones.centre
+        assert zone is not None
         polygon = np.asarray(zone, np.float32).reshape(-1, 1, 2)
-
-        def in_centre(detections: Any) -> np.ndarray:
-            centres = self.geometry.to_table(detections.corners.mean(axis=1)) if len(detections) else np.zeros((0, 2))
-            inside = [cv2.pointPolygonTest(polygon, (float(x), float(y)), False) >= 0 for x, y in centres]
-            return np.asarray(inside, bool)
-
-        return in_centre
+        centres = self.geometry.to_table(detections.corners.mean(axis=1)) if len(detections) else np.zeros((0, 2))
+        inside = [cv2.pointPolygonTest(polygon, (float(x), float(y)), False) >= 0 for x, y in centres]
+        return np.asarray(inside, bool)
 
     def _record(self, events: list[Event], frame: Frame | None) -> None:
         said_t = frame.t if frame is not None else self.result.last_t

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.centre import Stack
 from referee.errors import ScoringError
@@ -64,6 +64,8 @@ class SpreadCount:
     centre_shared: bool = False
     """The cards missed in the centre were shared out among the backs in proportion to the cards seen (the
     spreads' lengths fitted no single step, or too few cards were seen to trust them)."""
+    centre_named: int = 0
+    """Centre cards whose owner was seen in play, by where they lay before they landed (see :func:`with_owners`)."""
 
     @property
     def centre_total(self) -> int:
@@ -421,6 +423,41 @@ def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
     return list(groups.values())
 
 
+def with_owners(count: SpreadCount, named: Mapping[str, int], total: int) -> SpreadCount:
+    """The centre count given the owners of some centre cards, seen in play (:mod:`referee.tracker.owners`):
+    each back holds at least the cards named its. A back the spreads read fewer of is raised to its named cards,
+    and the cards it gains are those the spreads showed without a known back, then those they missed (up to the
+    stacks' ``total``), then cards taken, one by one, from the backs the spreads read most more of than was
+    named (its strips were read as theirs); the spreads' count stands wherever play does not contradict it.
+    Unchanged when nothing was named, or more than the stacks' ``total`` (the stacks' count is then in doubt,
+    and the cross-check says so).
+
+    >>> spread = SpreadCount(centre={"red-red": 9, "red-black": 2, "blue-blue": 5})  # truth 6, 5 and 5
+    >>> with_owners(spread, {"red-red": 5, "red-black": 5, "blue-blue": 5}, total=16).centre
+    {'blue-blue': 5, 'red-black': 5, 'red-red': 6}
+    """
+    named = {back: n for back, n in named.items() if n > 0}
+    if not named or sum(named.values()) > total:
+        return count
+    centre = Counter(count.centre)
+    raised = 0
+    for back, n in named.items():
+        raised += max(0, n - centre[back])
+        centre[back] = max(centre[back], n)
+    # the raised cards are first those the spreads showed without a known back, then those they missed
+    unknown = count.unknown_centre - min(raised, count.unknown_centre)
+    raised -= count.unknown_centre - unknown
+    raised -= min(raised, max(0, total - count.centre_total))
+    for _ in range(raised):
+        spare = [b for b in centre if centre[b] > named.get(b, 0)]
+        if not spare:
+            break
+        # the back read most more often than play showed it; among equals, the one read most
+        back = max(spare, key=lambda b: (centre[b] - named.get(b, 0), centre[b], b))
+        centre[back] -= 1
+    return replace(count, centre=dict(sorted(centre.items())), unknown_centre=unknown, centre_named=sum(named.values()))
+
+
 def cross_check(
     count: SpreadCount, stacks: Sequence[Stack], *, inferred: Mapping[int, int] | None = None
 ) -> list[CountWarning]:
@@ -485,6 +522,25 @@ def _total_mismatch(
     return CountWarning(message, tuple(s.id for s in suspects), tuple(count.centre))
 
 
+def _named_over_spreads(spreads: SpreadCount, count: SpreadCount, named: Mapping[str, int]) -> list[CountWarning]:
+    """A warning per back the spreads showed fewer of than play did (:func:`with_owners` raised it), and for
+    those it lowered to make room."""
+    changed = {b for b in {*spreads.centre, *count.centre} if spreads.centre.get(b, 0) != count.centre.get(b, 0)}
+    if not changed:
+        return []
+    parts = [
+        f"{b} {spreads.centre.get(b, 0)} -> {count.centre.get(b, 0)} ({named.get(b, 0)} seen leaving its seat)"
+        for b in sorted(changed)
+    ]
+    return [
+        CountWarning(
+            "the centre spread showed fewer of some backs than were seen played from their seats; counted: "
+            + ", ".join(parts),
+            backs=tuple(sorted(changed)),
+        )
+    ]
+
+
 @dataclass(frozen=True)
 class Scored:
     """The counted round: the event to log and the warnings to show."""
@@ -502,9 +558,16 @@ def score_count(
     t: float = 0.0,
     frame: int = 0,
     inferred: Mapping[int, int] | None = None,
+    named: Mapping[str, int] | None = None,
 ) -> Scored:
-    """Scores per back from the counts (every back of ``backs`` scores, 0 when absent) and cross-checks them."""
+    """Scores per back from the counts (every back of ``backs`` scores, 0 when absent) and cross-checks them.
+    ``named``: the centre cards whose owners were seen in play, per back (see :func:`with_owners`); the spreads'
+    own count is what is cross-checked against the stacks."""
     warnings = cross_check(count, stacks, inferred=inferred)
+    if named:
+        spreads = count
+        count = with_owners(count, named, sum(s.height for s in stacks))
+        warnings += _named_over_spreads(spreads, count, named)
     players = list(dict.fromkeys([*backs, *count.centre, *count.leftover]))
     centre = {b: min(count.centre.get(b, 0), CARDS_PER_SET) for b in players}
     leftover = {b: min(count.leftover.get(b, 0), LIGRETTO_PILE_SIZE) for b in players}

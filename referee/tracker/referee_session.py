@@ -23,18 +23,19 @@ so what a table sees lags the card by the vote (about 0.2 s) while the log is ex
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from referee.centre import Centre
-from referee.events import Event, IllegalPlay, RoundScored
+from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, StackStarted
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
 from referee.tracker.counting import CountWarning, Sorter, SpreadCount, SpreadCounter, score_count
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
+from referee.tracker.owners import SeatWatch
 from referee.tracker.seats import SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
@@ -113,6 +114,8 @@ class Referee:
             Centre(self.settings.rules), players=len(self.backs) or None, inference=self.settings.inference
         )
         self.counter = SpreadCounter(self.settings.sorter)
+        sorter = self.settings.sorter
+        self.seat_watch = SeatWatch(sorter) if isinstance(sorter, SeatSorter) and sorter.owners else None
         self.phase = Phase.PLAY
         self.events: list[Event] = []
         self.warnings: tuple[CountWarning, ...] = ()
@@ -147,6 +150,17 @@ class Referee:
             events.extend(self._gather())
             return self._emit(events)
         return self._emit(self._hold_while_winding(events, backs))
+
+    @property
+    def watches_seats(self) -> bool:
+        """Whether glances at the players' seats (:meth:`see_seats`) would be used: the seats' owners are known
+        and play is on."""
+        return self.seat_watch is not None and self.phase in (Phase.PLAY, Phase.STOPPED)
+
+    def see_seats(self, frame: FrameSightings) -> None:
+        """A glance at the whole table in play: the faces in front of each seat (see :mod:`referee.tracker.owners`)."""
+        if self.seat_watch is not None and self.watches_seats:
+            self.seat_watch.add(self._zoned(frame))
 
     def _hold_while_winding(self, events: list[Event], backs: int) -> list[Event]:
         """``events`` less the illegal plays ruled while backs lie in the centre (see :data:`HOLD_S`), with those
@@ -240,6 +254,11 @@ class Referee:
             events.append(self.judge.stop("gathered", t=t, frame=frame))
         self.phase = Phase.COUNTING
         self._count_since = self._t
+        if self.seat_watch is not None and isinstance(self.counter.sorter, SeatSorter):
+            # the hands whose owner only play read own their seats' spreads and leftovers too, and each seat runs
+            # from its hand the way play showed
+            watch = self.seat_watch
+            self.counter.sorter = self.counter.sorter.with_hands_named(watch.learnt_owners(), watch.turn())
         return events
 
     def _count(self, frame: FrameSightings) -> list[Event]:
@@ -266,10 +285,24 @@ class Referee:
             t=self._t,
             frame=self._frame,
             inferred=self.judge.inferred,
+            named=self._named(),
         )
         self.warnings = (*scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
         return [scored.event]
+
+    def _named(self) -> Counter[str]:
+        """The centre cards per owner, for those whose owner was seen in play (:mod:`referee.tracker.owners`)."""
+        if self.seat_watch is None:
+            return Counter()
+        landed = {(e.stack, e.card): e.t for e in self.events if isinstance(e, (StackStarted, CardPlayed)) and e.card}
+        plays = [
+            (card.card, landed[(stack.id, card.card)])
+            for stack in self.centre.stacks
+            for card in stack.cards
+            if (stack.id, card.card) in landed
+        ]
+        return Counter(owner for owner in self.seat_watch.owners(plays) if owner)
 
     def _unseen_leftovers(self, scored: RoundScored) -> list[CountWarning]:
         """A warning per player whose leftovers would lie outside the picture: counted as seen (often 0), which

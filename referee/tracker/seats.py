@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -59,22 +60,49 @@ LEFTOVER_BEYOND_MM = CARD_HEIGHT_MM
 """Where a seat's leftovers lie: about a card's height beyond its outermost place (their line's middle)."""
 
 
+SEAT_REACH_MM = 9 * CARD_WIDTH_MM
+"""The farthest a seat's places run along the table from its hand stack: discard, a row of five, the pile, with
+room between cards (a seat cut off by the picture's edge leaves its neighbour's run otherwise unbounded)."""
+
+
 @dataclass(frozen=True)
-class _Place:
+class Hand:
+    """A player's hand stack at the opening: where it lay round the middle, and its owner (None: unread)."""
+
     radius: float
     angle: float
     owner: str | None
 
 
+@dataclass(frozen=True)
+class _Place:
+    radius: float
+    angle: float
+    owner: str | None
+    hand: bool = False
+    """A face-down card at the opening: a player's hand stack."""
+
+
 class SeatSorter:
     """A :data:`referee.tracker.counting.Sorter` that knows the seats (see the module docstring)."""
 
-    def __init__(self, places: Iterable[_Place], middle: Point, view: tuple[Point, ...] | None = None) -> None:
+    def __init__(
+        self,
+        places: Iterable[_Place],
+        middle: Point,
+        view: tuple[Point, ...] | None = None,
+        turn: int | None = None,
+    ) -> None:
         self.places = tuple(places)
         self.middle = middle
         self.view = view
         """The picture's outline on the table plane (None: unknown): a seat's leftovers laid beyond it are not
         seen, and their count is short."""
+        self._hands: list[Hand] | None = None
+        self.turn = turn
+        """Which way round the table each seat's places run from its hand stack (+1 counter-clockwise on the
+        table plane, -1 clockwise), once play has shown it (:meth:`referee.tracker.owners.SeatWatch.turn`); None:
+        unknown, and a card is the nearest owned place's."""
 
     @classmethod
     def from_opening(
@@ -104,7 +132,7 @@ class SeatSorter:
                 if best is not None and votes[best] >= OWNER_EVIDENCE:
                     owner, evidence = best, votes[best]
             named.append((s, owner, evidence))
-        places = (_Place(*_polar(s.centre, middle), owner) for s, owner in _one_seat_each(named))
+        places = (_Place(*_polar(s.centre, middle), owner, s.kind == "back") for s, owner in _one_seat_each(named))
         return cls(places, middle, view)
 
     @property
@@ -137,7 +165,9 @@ class SeatSorter:
 
     def leftovers_unseen(self) -> tuple[str, ...]:
         """The owners whose leftovers would lie outside the picture (:data:`LEFTOVER_BEYOND_MM` beyond the
-        outermost of their seat's places, in line with the seat): a seat the picture cuts off.
+        outermost of their seat's places, in line with the seat): a seat the picture cuts off. A line whose
+        middle lies just past the edge still shows a good part of each card, and is read (seed 99000, two
+        players: 5 of 5 read, their line's middle about 10 mm past the edge); one a quarter card farther is not.
 
         >>> places = [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.back_at("blue-blue", (0.0, -300.0))]
         >>> view = ((-400.0, -450.0), (400.0, -450.0), (400.0, 450.0), (-400.0, 450.0))
@@ -150,7 +180,7 @@ class SeatSorter:
         for owner in self.owners:
             seat = [p for p in self.places if p.owner == owner or self._owner_near(p.radius, p.angle) == owner]
             angle = math.atan2(sum(math.sin(p.angle) for p in seat), sum(math.cos(p.angle) for p in seat))
-            radius = max(p.radius for p in seat) + LEFTOVER_BEYOND_MM
+            radius = max(p.radius for p in seat) + LEFTOVER_BEYOND_MM - CARD_HEIGHT_MM / 4  # half their near half
             place = (self.middle[0] + radius * math.cos(angle), self.middle[1] + radius * math.sin(angle))
             if not point_in_polygon(place, self.view):
                 unseen.append(owner)
@@ -185,13 +215,72 @@ class SeatSorter:
         near, far = HANDED_BACK_BEFORE
         return owner if across >= HANDED_BACK_ACROSS and near <= before <= far else None
 
+    def with_hands_named(self, named: dict[tuple[float, float], str], turn: int | None = None) -> SeatSorter:
+        """This sorter with the hand stacks at ``named`` places (radius, angle round the middle) owned as named:
+        owners the opening did not read, read later in play (:class:`referee.tracker.owners.SeatWatch`); and the
+        way the seats run from their hands (:attr:`turn`), when play showed it.
+
+        >>> sorter = SeatSorter.from_opening([Sighting.back_at(None, (0.0, 500.0))], middle=(0.0, 0.0))
+        >>> sorter.with_hands_named({(500.0, math.pi / 2): "red-red"}).owners
+        ('red-red',)
+        """
+
+        def owner(p: _Place) -> str | None:
+            x, y = p.radius * math.cos(p.angle), p.radius * math.sin(p.angle)
+            near = [
+                o
+                for (r, a), o in named.items()
+                if math.hypot(r * math.cos(a) - x, r * math.sin(a) - y) <= SAME_PLACE_MM
+            ]
+            return near[0] if near and p.hand and p.owner is None else p.owner
+
+        places = [_Place(p.radius, p.angle, owner(p), p.hand) for p in self.places]
+        return SeatSorter(places, self.middle, self.view, turn if turn is not None else self.turn)
+
+    def hands(self) -> list[Hand]:
+        """The hand stacks: the face-down places at the opening, one per place (read in several frames), each
+        named by the owner most of its readings gave."""
+        if self._hands is not None:
+            return self._hands
+        groups: list[list[_Place]] = []
+        for p in self.places:
+            if p.hand:
+                group = next((g for g in groups if _apart(p, g[0]) <= SAME_PLACE_MM), None)
+                if group is None:
+                    groups.append([p])
+                else:
+                    group.append(p)
+        hands = []
+        for group in groups:
+            owners = Counter(p.owner for p in group if p.owner)
+            hands.append(Hand(group[0].radius, group[0].angle, owners.most_common(1)[0][0] if owners else None))
+        self._hands = hands
+        return hands
+
+    def seat_of(self, radius: float, angle: float, turn: int, depth: float = math.inf) -> Hand | None:
+        """The hand stack whose seat a card at (``radius``, ``angle``) round the middle lies in, the seats running
+        ``turn`` from their hands: the nearest hand behind the card, within :data:`SEAT_REACH_MM` along the table
+        and ``depth`` nearer or farther from the middle; None: no seat seen there (cut off by the picture's
+        edge)."""
+        best: tuple[float, Hand] | None = None
+        for hand in self.hands():
+            along = _turned(turn * (angle - hand.angle)) * hand.radius  # mm from the hand, the seat's way round
+            in_reach = -0.5 * CARD_WIDTH_MM <= along <= SEAT_REACH_MM and abs(radius - hand.radius) <= depth
+            if in_reach and (best is None or along < best[0]):
+                best = (along, hand)
+        return best[1] if best is not None else None
+
     def owner_at(self, point: Point) -> str | None:
         """The owner of the seat a card at ``point`` lies before (None: unknown or unsure)."""
         return self._owner_near(*_polar(point, self.middle))
 
     def _owner_near(self, radius: float, angle: float) -> str | None:
-        """The back owning the places nearest the line through a card; None when none is within reach or two
-        owners are about as near (a card laid between two seats)."""
+        """The owner of the seat a card lies in (see :meth:`seat_of`) once the seats' way round is known; else the
+        back owning the places nearest the line through the card. None when none is within reach or two owners
+        are about as near (a card laid between two seats)."""
+        if self.turn is not None:
+            seat = self.seat_of(radius, angle, self.turn)
+            return seat.owner if seat is not None else None
         nearest: dict[str, float] = {}
         for p in self.places:
             if p.owner:
@@ -218,6 +307,18 @@ def _one_seat_each(named: list[tuple[Sighting, str | None, float]]) -> list[tupl
         return owner if math.hypot(s.centre[0] - x, s.centre[1] - y) <= 2 * OWNER_REACH_MM else None
 
     return [(s, own(s, owner)) for s, owner, _ in named]
+
+
+def _apart(a: _Place, b: _Place) -> float:
+    return math.hypot(
+        a.radius * math.cos(a.angle) - b.radius * math.cos(b.angle),
+        a.radius * math.sin(a.angle) - b.radius * math.sin(b.angle),
+    )
+
+
+def _turned(angle: float) -> float:
+    """``angle`` wrapped into [-pi, pi)."""
+    return (angle + math.pi) % (2 * math.pi) - math.pi
 
 
 def _polar(point: Point, middle: Point) -> tuple[float, float]:

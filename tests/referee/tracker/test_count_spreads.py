@@ -55,7 +55,7 @@ def test_the_owners_are_the_backs_read_on_the_seats_before_play() -> None:
 
 def test_a_seat_whose_leftovers_would_lie_outside_the_picture_is_named() -> None:
     places = [*_seat("red-red", 400.0), *_seat("blue-blue", -400.0)]
-    cut = ((-600.0, -600.0), (600.0, -600.0), (600.0, 470.0), (-600.0, 470.0))  # the picture ends past red's row
+    cut = ((-600.0, -600.0), (600.0, -600.0), (600.0, 450.0), (-600.0, 450.0))  # the picture ends past red's row
     assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=cut).leftovers_unseen() == ("red-red",)
     whole = ((-600.0, -600.0), (600.0, -600.0), (600.0, 600.0), (-600.0, 600.0))
     assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=whole).leftovers_unseen() == ()

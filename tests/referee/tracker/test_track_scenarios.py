@@ -385,7 +385,7 @@ def test_a_seat_the_picture_cuts_off_is_warned_of_as_its_leftovers_go_uncounted(
         for back, y in (("green-green", 400.0), ("red-red", -400.0))
         for x in (-70.0, 0.0, 70.0, 140.0)
     ]
-    picture = ((-600.0, -600.0), (600.0, -600.0), (600.0, 470.0), (-600.0, 470.0))  # ends past green's row
+    picture = ((-600.0, -600.0), (600.0, -600.0), (600.0, 450.0), (-600.0, 450.0))  # ends past green's row
     sorter = SeatSorter.from_opening(seats, (0.0, 0.0), view=picture)
     referee = Referee(RefereeSettings(sorter=sorter), backs=["green-green", "red-red"])
     events, _ = film(table, last + 7.0, referee=referee)

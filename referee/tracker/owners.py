@@ -1,0 +1,214 @@
+"""Whose card each centre card was: told by where it lay face up before it was played.
+
+A back shows only after the round, on a thin strip of a fanned card, and reads unsure there. During play every
+card a player can play lies face up in front of them (their row, their Ligretto pile's top, their discard pile's
+top), and each player holds one card of each colour and number. So the player who played a red 7 is the one whose
+red 7 was seen in front of them until about the moment a red 7 landed, and never again after: another player's
+red 7 either still lies there, or vanished at another time, onto another stack.
+
+:class:`SeatWatch` keeps, from whole-picture glances taken now and then in play (``referee.session``), when each
+card was seen in front of each seat; :meth:`SeatWatch.owners` then names the owner of each card the centre holds.
+A card it cannot name (played from a hand the camera never saw face up, a glance missed, a seat whose owner is
+unknown) stays unnamed, for the spreads' backs to settle.
+
+>>> from referee.cards import Card
+>>> from referee.sightings import FrameSightings, Sighting
+>>> from referee.tracker.seats import SeatSorter
+>>> seats = SeatSorter.from_opening(
+...     [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.back_at("blue-blue", (0.0, -500.0))], middle=(0.0, 0.0))
+>>> watch = SeatWatch(seats)
+>>> for t in (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0):  # red-red's r7 is gone from 2.5 s; blue-blue's stays
+...     rows = [Sighting.face_at("b7" if t >= 2.5 else "r7", (40.0, 480.0)), Sighting.face_at("r7", (40.0, -480.0))]
+...     watch.add(FrameSightings(t, int(t * 30), tuple(rows)))
+>>> watch.owners([(Card.parse("r7"), 2.3)])
+['red-red']
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
+from referee.sightings import FrameSightings
+from referee.tracker.seats import SeatSorter
+
+LAST_SEEN_S = 6.0
+"""The longest a played card may have gone unseen in front of its owner before it landed: a hand reaching over
+the row hides it for a second or two, a card turned from the hand shows only once the next glance comes."""
+SEEN_BEFORE = 2
+"""Glances in the :data:`LAST_SEEN_S` before the landing that must show the card at the seat (one long before is
+a misread as likely) ..."""
+FRESH_S = 1.5
+"""... unless one showed it this shortly before: a card turned from the hand and played at once shows once."""
+LANDING_SLACK_S = 0.1
+"""The landing is the first frame the card was seen down; a glance a moment later still saw it in the hand."""
+SEEN_AGAIN = 2
+"""Glances within :data:`AGAIN_WITHIN_S` after the landing showing the card still at the seat: it was another
+(one such glance is a misread, or the card in the hand over the seat)."""
+AGAIN_WITHIN_S = 1.5
+CLEAR_S = 1.0
+"""Two owners whose cards were last seen this close in time fit a landing alike (unless only one of them was
+seen after it)."""
+MIN_IDENTITY = 0.5
+"""A face read less surely than this says nothing about whose card is where."""
+DISCARD_REACH = (0.5 * CARD_WIDTH_MM, 1.8 * CARD_WIDTH_MM)
+"""How far along the seat from a hand stack its discard pile lies: the next slot, where no card lay at the
+opening. Which side of the hand it lies on tells which way each seat's places run from its hand."""
+DISCARD_SURE = 2.0
+"""Faces seen on one side of the hands this many times as often as on the other decide the way the seats run."""
+ROW_DEPTH_MM = 1.5 * CARD_HEIGHT_MM
+"""How far nearer or farther from the middle than its hand stack a seat's cards lie."""
+HAND_NEAR_MM = 0.5 * CARD_WIDTH_MM
+"""A back read this close to a hand stack's opening place is a reading of that stack (it is picked up and put
+down again as its cards are turned)."""
+HAND_EVIDENCE = 3.0
+HAND_SHARE = 0.6
+"""A hand whose owner the opening did not read is named by the back its readings in play give, once they sum to
+this much identity confidence and this share of all its readings': a stack cut by the picture's edge reads
+unsure, and a hundred glances read it as often."""
+
+
+class SeatWatch:
+    """When each card was seen face up in front of each seat during play (see the module docstring).
+
+    A seat is its hand stack (the back that names its owner) and the places that run from it along the table,
+    one way round for every seat: which way is learnt from where the discard piles appear, next to each hand
+    where nothing lay at the opening. Until that is known, a card is its nearest owned place's (as after the
+    round, :meth:`SeatSorter.owner_at`)."""
+
+    def __init__(self, seats: SeatSorter) -> None:
+        self.seats = seats
+        self.hands = seats.hands()
+        self.opening = [(p.radius, p.angle) for p in seats.places if not p.hand]
+        self.faces: list[tuple[float, str, float, float]] = []
+        """Every face seen outside the centre: time, card, and where (radius, angle round the middle)."""
+        self.hand_votes: list[dict[str, float]] = [{} for _ in self.hands]
+        self.glances = 0
+
+    def add(self, frame: FrameSightings) -> None:
+        """One whole-picture glance: the faces outside the centre zone."""
+        self.glances += 1
+        mx, my = self.seats.middle
+        for s in frame.faces:
+            if s.card is None or s.identity_confidence < MIN_IDENTITY or (frame.zone is not None and frame.in_zone(s)):
+                continue
+            x, y = s.centre[0] - mx, s.centre[1] - my
+            self.faces.append((frame.t, str(s.card), math.hypot(x, y), math.atan2(y, x)))
+        for s in frame.backs:
+            x, y = s.centre[0] - mx, s.centre[1] - my
+            for votes, hand in zip(self.hand_votes, self.hands, strict=True):
+                if s.back and _apart(math.hypot(x, y), math.atan2(y, x), hand.radius, hand.angle) <= HAND_NEAR_MM:
+                    votes[s.back] = votes.get(s.back, 0.0) + s.identity_confidence
+
+    def hand_owners(self) -> list[str | None]:
+        """Each hand's owner: as the opening read it, else as its readings in play give (see
+        :data:`HAND_EVIDENCE`), unless another hand has that owner already."""
+        owners = [hand.owner for hand in self.hands]
+        for i, votes in enumerate(self.hand_votes):
+            if owners[i] is not None or not votes:
+                continue
+            back = max(votes, key=lambda b: votes[b])
+            evidence = votes[back]
+            if evidence >= HAND_EVIDENCE and evidence >= HAND_SHARE * sum(votes.values()) and back not in owners:
+                owners[i] = back
+        return owners
+
+    def learnt_owners(self) -> dict[tuple[float, float], str]:
+        """The hands whose owner only play told (their radius and angle round the middle): for
+        :meth:`SeatSorter.with_hands_named`."""
+        return {
+            (hand.radius, hand.angle): owner
+            for hand, owner in zip(self.hands, self.hand_owners(), strict=True)
+            if owner is not None and hand.owner is None
+        }
+
+    def turn(self) -> int | None:
+        """Which way round the seats' places run from their hands (+1 counter-clockwise on the table plane, -1
+        clockwise), as the discard piles show; None while they have not shown it."""
+        sides: Counter[int] = Counter()
+        for _, _, radius, angle in self.faces:
+            side = self._discard_side(radius, angle)
+            if side:
+                sides[side] += 1
+        for side in (1, -1):
+            if sides[side] >= 3 and sides[side] >= DISCARD_SURE * sides[-side]:
+                return side
+        return None
+
+    def owners(self, plays: Sequence[tuple[Card, float]]) -> list[str | None]:
+        """The owner of each played card (``card``, landing time), None where unsure; one owner plays each of its
+        cards once, so a name is given once per card, to the landing it fits best. Two owners that fit about as
+        well name nobody: a wrong name costs a player two points, a missing one is left to the spreads."""
+        seen = self._seen()
+        everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, self.hand_owners())]))
+        named: list[str | None] = [None] * len(plays)
+        taken: set[tuple[str, str]] = set()
+        for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
+            card, t = plays[i]
+            fits = []
+            for owner in everyone:
+                key = (owner, str(card))
+                fit = self._fit(seen.get(key, []), t)
+                if key not in taken and fit is not None:
+                    fits.append((fit, owner))
+            fits.sort()
+            if fits and (len(fits) == 1 or fits[1][0][0] > fits[0][0][0] or fits[1][0][1] - fits[0][0][1] >= CLEAR_S):
+                owner = fits[0][1]
+                named[i] = owner
+                taken.add((owner, str(card)))
+        return named
+
+    def _seen(self) -> dict[tuple[str, str], list[float]]:
+        turn = self.turn()
+        owners = self.hand_owners()
+        seen: dict[tuple[str, str], list[float]] = defaultdict(list)
+        for t, card, radius, angle in self.faces:
+            owner = self._owner(radius, angle, turn, owners)
+            if owner is not None:
+                times = seen[(owner, card)]
+                if not times or times[-1] != t:
+                    times.append(t)
+        return seen
+
+    def _owner(self, radius: float, angle: float, turn: int | None, owners: Sequence[str | None]) -> str | None:
+        if turn is None:
+            mx, my = self.seats.middle
+            return self.seats.owner_at((mx + radius * math.cos(angle), my + radius * math.sin(angle)))
+        seat = self.seats.seat_of(radius, angle, turn, depth=ROW_DEPTH_MM)
+        return owners[self.hands.index(seat)] if seat is not None else None
+
+    def _discard_side(self, radius: float, angle: float) -> int:
+        """+1 or -1: the side of a hand a face lies on where a discard pile lies (see :data:`DISCARD_REACH`);
+        0: it lies elsewhere, or where a card lay at the opening."""
+        near, far = DISCARD_REACH
+        for hand in self.hands:
+            along = _wrap(angle - hand.angle) * hand.radius
+            beside = near <= abs(along) <= far and abs(radius - hand.radius) <= 0.5 * CARD_HEIGHT_MM
+            if beside and all(_apart(radius, angle, r, a) > abs(along) for r, a in self.opening):
+                return 1 if along > 0 else -1
+        return 0
+
+    @staticmethod
+    def _fit(times: Sequence[float], t: float) -> tuple[int, float] | None:
+        """How well a card seen at a seat at ``times`` fits a landing at ``t``: (sightings after the landing, how
+        long before it the card was last seen), lower is better; None if it does not fit: seen neither in the
+        :data:`FRESH_S` before nor :data:`SEEN_BEFORE` times in the :data:`LAST_SEEN_S` before, or seen there again
+        (twice) after."""
+        i = bisect.bisect_right(times, t + LANDING_SLACK_S)
+        fresh = i >= 1 and t - times[i - 1] <= FRESH_S
+        if not fresh and (i < SEEN_BEFORE or t - times[i - SEEN_BEFORE] > LAST_SEEN_S):
+            return None
+        later = times[i:]
+        again = any(later[j + SEEN_AGAIN - 1] - later[j] <= AGAIN_WITHIN_S for j in range(len(later) - SEEN_AGAIN + 1))
+        return None if again else (len(later), max(0.0, t - times[i - 1]))
+
+
+def _wrap(angle: float) -> float:
+    return (angle + math.pi) % (2 * math.pi) - math.pi
+
+
+def _apart(r1: float, a1: float, r2: float, a2: float) -> float:
+    return math.hypot(r1 * math.cos(a1) - r2 * math.cos(a2), r1 * math.sin(a1) - r2 * math.sin(a2))

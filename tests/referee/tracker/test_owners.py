@@ -1,0 +1,169 @@
+"""Whose card each centre card was: told by the seat it lay at, face up, until it landed."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from referee.cards import CARD_WIDTH_MM, Card
+from referee.sightings import FrameSightings, Sighting
+from referee.tracker import Referee
+from referee.tracker.counting import SpreadCount, score_count, with_owners
+from referee.tracker.owners import SeatWatch
+from referee.tracker.referee_session import RefereeSettings
+from referee.tracker.seats import SeatSorter
+from referee.tracker.synthetic import ScriptedTable
+
+RED, BLUE = (0.0, 400.0), (0.0, -400.0)
+"""The two hand stacks: red-red's across the table from blue-blue's."""
+
+
+def _watch(*hands: tuple[str | None, tuple[float, float]]) -> SeatWatch:
+    return SeatWatch(SeatSorter.from_opening([Sighting.back_at(owner, at) for owner, at in hands], middle=(0.0, 0.0)))
+
+
+def _glances(watch: SeatWatch, until: float, rows: dict[tuple[float, float], list[tuple[str, float, float]]]) -> None:
+    """Glances every 0.5 s: at each place, the card shown from ``start`` until ``end`` (``rows``: place ->
+    [(card, start, end)])."""
+    for k in range(round(until / 0.5) + 1):
+        t = k * 0.5
+        faces = [
+            Sighting.face_at(Card.parse(card), at)
+            for at, shown in rows.items()
+            for card, start, end in shown
+            if start <= t < end
+        ]
+        watch.add(FrameSightings(t, round(t * 30), tuple(faces)))
+
+
+def test_a_card_is_the_players_from_whose_seat_it_vanished_as_it_landed() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 4.0)], (150.0, -390.0): [("r7", 0.0, 8.0)]})
+    assert watch.owners([(Card.parse("r7"), 4.2), (Card.parse("r7"), 8.1)]) == ["red-red", "blue-blue"]
+
+
+def test_a_card_still_lying_at_a_seat_after_the_landing_was_not_the_one_played() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    # blue-blue's r7 was last seen nearer the landing, but is still there after it
+    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 3.0)], (150.0, -390.0): [("r7", 0.0, 3.5), ("r7", 5.0, 10.0)]})
+    assert watch.owners([(Card.parse("r7"), 3.4)]) == ["red-red"]
+
+
+def test_one_glance_long_before_the_landing_names_nobody_but_one_just_before_it_does() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, 390.0): [("g2", 1.0, 1.5), ("g5", 6.0, 6.5)]})
+    assert watch.owners([(Card.parse("g2"), 5.0), (Card.parse("g5"), 7.0)]) == [None, "red-red"]
+
+
+def test_two_players_whose_cards_vanished_alike_name_nobody() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, 390.0): [("y3", 0.0, 4.0)], (150.0, -390.0): [("y3", 0.0, 4.0)]})
+    assert watch.owners([(Card.parse("y3"), 4.1)]) == [None]
+
+
+def test_each_players_card_is_named_once_however_many_landings_it_fits() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, 390.0): [("b4", 0.0, 4.0)]})
+    assert watch.owners([(Card.parse("b4"), 4.1), (Card.parse("b4"), 4.3)]) == ["red-red", None]
+
+
+def test_the_way_the_seats_run_from_their_hands_is_learnt_from_where_the_discard_piles_appear() -> None:
+    """Three players round the table, each with a row running clockwise from their hand stack: the far end of a
+    row lies nearer the next player's hand than its own, and only the discard piles, appearing beside each hand
+    on its row's side, tell whose it is."""
+    radius = 350.0
+    hands = [("red-red", 0.0), ("blue-blue", 2 * math.pi / 3), ("green-green", 4 * math.pi / 3)]
+
+    def at(angle: float, along_mm: float) -> tuple[float, float]:
+        a = angle - along_mm / radius  # clockwise
+        return (radius * math.cos(a), radius * math.sin(a))
+
+    opening = [Sighting.back_at(owner, at(a, 0.0)) for owner, a in hands]
+    opening += [
+        Sighting.face_at(Card.parse("g9"), at(a, k * 1.1 * CARD_WIDTH_MM)) for _, a in hands for k in range(2, 7)
+    ]
+    watch = SeatWatch(SeatSorter.from_opening(opening, middle=(0.0, 0.0)))
+    rows = {at(a, CARD_WIDTH_MM): [("y1", 0.0, 10.0)] for _, a in hands}  # the discard piles
+    far_end = at(0.0, 6 * 1.1 * CARD_WIDTH_MM)  # red-red's last row card, nearer green-green's hand
+    rows[far_end] = [("b8", 0.0, 5.0)]
+    _glances(watch, 10.0, rows)
+    assert watch.turn() == -1
+    assert watch.owners([(Card.parse("b8"), 5.1)]) == ["red-red"]
+
+
+def test_a_hand_stack_the_opening_could_not_read_is_named_by_its_readings_in_play() -> None:
+    watch = _watch(("red-red", RED), (None, BLUE))
+    for k in range(10):
+        back = "blue-blue" if k != 3 else "red-pink"
+        watch.add(FrameSightings(k * 0.5, k * 15, (Sighting.back_at(back, (3.0, -402.0), identity_confidence=0.6),)))
+    assert watch.hand_owners() == ["red-red", "blue-blue"]
+    assert watch.seats.with_hands_named(watch.learnt_owners()).owners == ("blue-blue", "red-red")
+
+
+def test_a_hand_read_as_another_players_back_is_not_named_so() -> None:
+    watch = _watch(("red-red", RED), (None, BLUE))
+    for k in range(10):
+        watch.add(FrameSightings(k * 0.5, k * 15, (Sighting.back_at("red-red", (0.0, -400.0)),)))
+    assert watch.hand_owners() == ["red-red", None]
+
+
+# ---------------------------------------------------------------------------------------------- the count
+
+
+def test_a_back_the_spreads_read_less_of_than_play_showed_takes_its_cards_from_those_read_most_beyond_play() -> None:
+    spread = SpreadCount(centre={"red-red": 2, "blue-blue": 9, "red-pink": 3})
+    fused = with_owners(spread, {"red-red": 6, "blue-blue": 5}, total=14)
+    assert fused.centre == {"blue-blue": 6, "red-pink": 2, "red-red": 6}
+    assert fused.centre_named == 11
+
+
+def test_a_back_raised_by_play_takes_first_the_cards_without_a_known_back_then_those_the_spreads_missed() -> None:
+    spread = SpreadCount(centre={"red-red": 2, "blue-blue": 6}, unknown_centre=1)
+    fused = with_owners(spread, {"red-red": 5}, total=11)  # one card without a known back, two missed
+    assert fused.centre == {"blue-blue": 6, "red-red": 5} and fused.unknown_centre == 0
+    assert with_owners(spread, {"red-red": 5}, total=10).centre == {"blue-blue": 5, "red-red": 5}
+
+
+def test_where_play_does_not_contradict_the_spreads_their_count_stands() -> None:
+    spread = SpreadCount(centre={"red-red": 7, "blue-blue": 6})
+    assert with_owners(spread, {"red-red": 5, "blue-blue": 6}, total=13) == replace(spread, centre_named=11)
+
+
+def test_without_names_or_with_more_names_than_the_stacks_hold_the_spreads_count_stands() -> None:
+    spread = SpreadCount(centre={"red-red": 4, "blue-blue": 3})
+    assert with_owners(spread, {}, total=7) == spread
+    assert with_owners(spread, {"red-red": 8}, total=7) == spread
+
+
+def test_the_spreads_own_count_is_cross_checked_though_the_names_settle_the_score() -> None:
+    from referee.centre import CentreCard, Stack
+
+    stacks = [Stack(1, tuple(CentreCard(Card.parse(f"r{n}")) for n in range(1, 6)))]
+    scored = score_count(SpreadCount(centre={"red-red": 3}), stacks, named={"red-red": 2, "blue-blue": 2})
+    assert scored.event.centre == {"red-red": 3, "blue-blue": 2}
+    messages = [w.message for w in scored.warnings]
+    assert any("holds 3 cards but the stacks seen add up to 5" in m for m in messages)
+    assert any("blue-blue 0 -> 2 (2 seen leaving its seat)" in m for m in messages)
+
+
+def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_every_strip_reads_one_back() -> None:
+    seats = SeatSorter.from_opening([Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)], (0, 0))
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=["red-red", "blue-blue"])
+    table = ScriptedTable(30.0)
+    plays = [("r1", 0.0, RED), ("b1", 1.0, BLUE), ("r2", 2.0, RED), ("b2", 3.0, BLUE), ("r3", 4.0, RED)]
+    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0)}
+    for card, t, _ in plays:
+        table.put(t, card, stack[card[0]])
+    table.take_all(5.5)
+    for i in range(5):  # every strip of the spread misread as red-red
+        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
+    row = {card: (60.0 * k, 390.0 if at is RED else -390.0) for k, (card, _, at) in enumerate(plays)}
+    for frame in table.frames(12.0):
+        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
+            faces = tuple(Sighting.face_at(Card.parse(card), row[card]) for card, t, _ in plays if frame.t < t)
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        referee.update(frame)
+    referee.finish()
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
