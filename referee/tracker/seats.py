@@ -58,6 +58,8 @@ place: one line a card's height and a bit before them (6 rendered rounds laid so
 fanned where it lay, in 6 others: once at 2.5)."""
 LEFTOVER_BEYOND_MM = CARD_HEIGHT_MM
 """Where a seat's leftovers lie: about a card's height beyond its outermost place (their line's middle)."""
+LEFTOVER_HALF_LINE_MM = 4.5 * CARD_WIDTH_MM / 2
+"""Half the length of a full pile's leftover line (ten cards, each about half over the last)."""
 
 
 SEAT_REACH_MM = 9 * CARD_WIDTH_MM
@@ -164,10 +166,12 @@ class SeatSorter:
         return ("leftover", owner)
 
     def leftovers_unseen(self) -> tuple[str, ...]:
-        """The owners whose leftovers would lie outside the picture (:data:`LEFTOVER_BEYOND_MM` beyond the
-        outermost of their seat's places, in line with the seat): a seat the picture cuts off. A line whose
-        middle lies just past the edge still shows a good part of each card, and is read (seed 99000, two
-        players: 5 of 5 read, their line's middle about 10 mm past the edge); one a quarter card farther is not.
+        """The owners whose leftovers would lie outside the picture, all or in part (:data:`LEFTOVER_BEYOND_MM`
+        beyond the outermost of their seat's places, in line with the seat, and as long as a full pile's line):
+        a seat the picture cuts off (seed 99000, eight players: a line of 9 read as 4, its end past the edge). A
+        line whose middle lies just past the edge still shows a good part of each card, and is read (seed 99000,
+        two players: 5 of 5 read, their line's middle about 10 mm past the edge); one a quarter card farther is
+        not.
 
         >>> places = [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.back_at("blue-blue", (0.0, -300.0))]
         >>> view = ((-400.0, -450.0), (400.0, -450.0), (400.0, 450.0), (-400.0, 450.0))
@@ -181,8 +185,13 @@ class SeatSorter:
             seat = [p for p in self.places if p.owner == owner or self._owner_near(p.radius, p.angle) == owner]
             angle = math.atan2(sum(math.sin(p.angle) for p in seat), sum(math.cos(p.angle) for p in seat))
             radius = max(p.radius for p in seat) + LEFTOVER_BEYOND_MM - CARD_HEIGHT_MM / 4  # half their near half
-            place = (self.middle[0] + radius * math.cos(angle), self.middle[1] + radius * math.sin(angle))
-            if not point_in_polygon(place, self.view):
+            middle = (self.middle[0] + radius * math.cos(angle), self.middle[1] + radius * math.sin(angle))
+            # and the line's ends, were it long: a pile's ten cards laid each half over the last
+            # (their near edge: an end card half in the picture is read)
+            inward = (-math.cos(angle) * CARD_HEIGHT_MM / 4, -math.sin(angle) * CARD_HEIGHT_MM / 4)
+            across = (-math.sin(angle) * LEFTOVER_HALF_LINE_MM, math.cos(angle) * LEFTOVER_HALF_LINE_MM)
+            ends = [(middle[0] + inward[0] + k * across[0], middle[1] + inward[1] + k * across[1]) for k in (-1, 1)]
+            if not all(point_in_polygon(place, self.view) for place in (middle, *ends)):
                 unseen.append(owner)
         return tuple(unseen)
 

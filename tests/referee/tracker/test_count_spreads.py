@@ -61,6 +61,14 @@ def test_a_seat_whose_leftovers_would_lie_outside_the_picture_is_named() -> None
     assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=whole).leftovers_unseen() == ()
 
 
+def test_a_seat_whose_leftover_line_would_run_past_the_pictures_side_is_named_too() -> None:
+    places = [*_seat("red-red", 400.0), *_seat("blue-blue", -400.0)]
+    side = ((-90.0, -600.0), (600.0, -600.0), (600.0, 600.0), (-90.0, 600.0))  # a long line's left end is cut
+    assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=side).leftovers_unseen() == ("blue-blue", "red-red")
+    wider = ((-200.0, -600.0), (600.0, -600.0), (600.0, 600.0), (-200.0, 600.0))
+    assert SeatSorter.from_opening(places, (0.0, 0.0), ZONE, view=wider).leftovers_unseen() == ()
+
+
 def test_a_hand_stack_read_unsurely_in_two_opening_frames_names_its_owner_where_one_reading_does_not() -> None:
     # a hand stack cut by the picture's edge reads at about 0.4: below what one reading needs
     once = [*_seat("red-red", 400.0)[:-1], Sighting.back_at("red-pink", (140.0, 400.0), identity_confidence=0.39)]
