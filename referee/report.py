@@ -10,13 +10,19 @@ history, and the timeline of every event with a thumbnail of the moment (JPEG as
 ...     heights=[(1.0, {1: 2})], title="demo")
 >>> "<table class=\\"scores\\">" in page and "r2" in page and "<svg" in page
 True
+
+A card whose player play showed is named in its stack's history:
+
+>>> played = [(CardPlayed(t=1.0, stack=1, card=Card.parse("r2")), None)]
+>>> "r2</span> (red-red)" in render_report({"stacks": [{"id": 1, "cards": ["r2"], "owners": ["red-red"]}]}, played)
+True
 """
 
 from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.events import Event
@@ -50,7 +56,7 @@ def render_report(
         "<h2>Stack heights over time</h2>",
         _plot(heights),
         "<h2>Stacks</h2>",
-        _stacks(timeline),
+        _stacks(timeline, summary.get("stacks", [])),
         f"<h2>Timeline ({len(timeline)} events)</h2>",
         _timeline(timeline),
         "</body></html>",
@@ -91,12 +97,21 @@ def _card(event: Event) -> str:
     return f"<span class='card {event.card.colour.value}'>{_e(event.card)}</span>"
 
 
-def _stacks(timeline: Sequence[tuple[Event, bytes | None]]) -> str:
+def _stacks(timeline: Sequence[tuple[Event, bytes | None]], stacks: Sequence[Mapping[str, Any]] = ()) -> str:
+    """Each stack's history; a card whose player play showed (``stacks``' ``owners``) names them."""
+    owner = {
+        (stack.get("id"), card): who
+        for stack in stacks
+        for card, who in zip(stack.get("cards", []), stack.get("owners") or [], strict=False)
+        if who
+    }
     history: dict[int, list[str]] = {}
     for event, _ in timeline:
         if event.stack is None or event.type not in ("stack_started", "card_played", "illegal_play", "conflict"):
             continue
         mark = "" if event.type in ("stack_started", "card_played") else f" ({event.type.replace('_', ' ')})"
+        if not mark and (event.stack, str(event.card)) in owner:
+            mark = f" ({owner[(event.stack, str(event.card))]})"
         history.setdefault(event.stack, []).append(f"{event.t:.1f}s {_card(event)}{_e(mark)}")
     if not history:
         return "<p>No stacks.</p>"

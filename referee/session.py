@@ -522,6 +522,7 @@ class _Loop:
                     "top": str(stack.top),
                     "height": stack.height,
                     "cards": [str(c.card) for c in stack.cards],
+                    "owners": [self.referee.card_owners.get((stack.id, str(c.card))) for c in stack.cards],
                     "removed": stack.removed,
                 }
             )

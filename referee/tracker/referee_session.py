@@ -119,6 +119,8 @@ class Referee:
         self.phase = Phase.PLAY
         self.events: list[Event] = []
         self.warnings: tuple[CountWarning, ...] = ()
+        self.card_owners: dict[tuple[int, str], str] = {}
+        """Whose each centre card was, as play showed it (stack id, card): filled in when the round is scored."""
         self._last_count: SpreadCount | None = None
         self._count_since = 0.0
         self._checked_t = -math.inf
@@ -296,13 +298,17 @@ class Referee:
         if self.seat_watch is None:
             return Counter()
         landed = {(e.stack, e.card): e.t for e in self.events if isinstance(e, (StackStarted, CardPlayed)) and e.card}
-        plays = [
-            (card.card, landed[(stack.id, card.card)])
+        where = [
+            (stack.id, card.card)
             for stack in self.centre.stacks
             for card in stack.cards
             if (stack.id, card.card) in landed
         ]
-        return Counter(owner for owner in self.seat_watch.owners(plays) if owner)
+        owners = self.seat_watch.owners([(card, landed[(stack, card)]) for stack, card in where])
+        self.card_owners = {
+            (stack, str(card)): owner for (stack, card), owner in zip(where, owners, strict=True) if owner
+        }
+        return Counter(owner for owner in owners if owner)
 
     def _unseen_leftovers(self, scored: RoundScored) -> list[CountWarning]:
         """A warning per player whose leftovers would lie outside the picture: counted as seen (often 0), which

@@ -167,3 +167,10 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
     referee.finish()
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
+    # r1 landed at once, before any glance saw it at its seat: its owner stays unnamed, the spreads settle it
+    assert referee.card_owners == {
+        (1, "r2"): "red-red",
+        (1, "r3"): "red-red",
+        (2, "b1"): "blue-blue",
+        (2, "b2"): "blue-blue",
+    }
