@@ -528,10 +528,11 @@ def _named_over_spreads(spreads: SpreadCount, count: SpreadCount, named: Mapping
     changed = {b for b in {*spreads.centre, *count.centre} if spreads.centre.get(b, 0) != count.centre.get(b, 0)}
     if not changed:
         return []
-    parts = [
-        f"{b} {spreads.centre.get(b, 0)} -> {count.centre.get(b, 0)} ({named.get(b, 0)} seen leaving its seat)"
-        for b in sorted(changed)
-    ]
+    parts = []
+    for b in sorted(changed):
+        before, after = spreads.centre.get(b, 0), count.centre.get(b, 0)
+        seen = f" ({named.get(b, 0)} seen played from its seat)" if after > before else ""
+        parts.append(f"{b} {before} -> {after}{seen}")
     return [
         CountWarning(
             "the centre spread showed fewer of some backs than were seen played from their seats; counted: "

@@ -143,7 +143,7 @@ def test_the_spreads_own_count_is_cross_checked_though_the_names_settle_the_scor
     assert scored.event.centre == {"red-red": 3, "blue-blue": 2}
     messages = [w.message for w in scored.warnings]
     assert any("holds 3 cards but the stacks seen add up to 5" in m for m in messages)
-    assert any("blue-blue 0 -> 2 (2 seen leaving its seat)" in m for m in messages)
+    assert any("blue-blue 0 -> 2 (2 seen played from its seat)" in m for m in messages)
 
 
 def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_every_strip_reads_one_back() -> None:
