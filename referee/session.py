@@ -304,8 +304,6 @@ class _Loop:
             tick = time.perf_counter()
             events = self._stop_signal(frame)
             sightings = self._sightings(frame)
-            if sightings is not False:
-                self._glance_at_seats(frame)
             tock = time.perf_counter()
             if sightings is not False:
                 events += self._refereed(sightings, frame)
@@ -360,35 +358,43 @@ class _Loop:
             _, detections, visible = self._count_reading
             return self._to_sightings(detections, visible, frame)
         region = self._gate_region(frame.image)
-        if (
+        still = (
             self._last_reading is not None
             and frame.image is not None
             and not self.gate.needs_reading(frame.image, region)
-        ):
-            detections, visible = self._last_reading
+        )
+        if self._glance_due(frame):
+            detections, visible = self._glance_at_seats(frame)
+        elif still:
+            assert self._last_reading is not None
+            return self._to_sightings(*self._last_reading, frame)
         else:
             # the end-of-round count needs every small, fanned card: several detector passes (see COUNT_EVERY_S)
             within = self._look_box(frame.image) if not counting else None
             detections, visible = self.session.vision.read(frame, self._keep(), thorough=counting, within=within)
-            self.result.frames_seen += 1
             if counting and getattr(self.session.vision, "thorough", None) is not None:
                 self._count_reading = (frame.t, detections, visible)
-            if self.settings.skip_still and frame.image is not None:
-                if self._last_reading is None:
-                    self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
-                self._last_reading = (detections, visible)
+        self.result.frames_seen += 1
+        if self.settings.skip_still and frame.image is not None:
+            if self._last_reading is None:
+                self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
+            self._last_reading = (detections, visible)
         return self._to_sightings(detections, visible, frame)
 
-    def _glance_at_seats(self, frame: Frame) -> None:
-        """Every :data:`SEAT_GLANCE_S` in play, the cards lying in front of the players, for the referee to tell
-        whose card each centre card was, and whose each hand stack is (:mod:`referee.tracker.owners`)."""
-        if not self.referee.watches_seats or not self._in_play() or frame.t - self._glanced_t < SEAT_GLANCE_S:
-            return
-        if frame.image is None and self.pictures:
-            return
+    def _glance_due(self, frame: Frame) -> bool:
+        """Every :data:`SEAT_GLANCE_S` in play, when the referee would use it, a frame is read whole."""
+        return self.referee.watches_seats and self._in_play() and frame.t - self._glanced_t >= SEAT_GLANCE_S
+
+    def _glance_at_seats(self, frame: Frame) -> tuple[Any, Any]:
+        """The whole picture read at once: the cards lying in front of the players go to the referee, to tell whose
+        card each centre card was and whose each hand stack is (:mod:`referee.tracker.owners`); the centre's
+        cards (read at the scale a look at the centre alone reads them) are the frame's reading."""
         self._glanced_t = frame.t
-        detections, visible = self.session.vision.read(frame, self._keep_seats())
-        self.referee.see_seats(self._to_sightings(detections, visible, frame))
+        everything, visible = self.session.vision.read(frame)
+        centre = self._in_centre(everything)
+        seats = everything[~centre]
+        self.referee.see_seats(self._to_sightings(seats, None if visible is None else visible[~centre], frame))
+        return everything[centre], None if visible is None else visible[centre]
 
     def _to_sightings(self, detections: Any, visible: Any, frame: Frame) -> FrameSightings:
         still = self.clock.since(detections.corners) if frame.image is not None and len(detections) else None
@@ -432,10 +438,6 @@ class _Loop:
         if self.geometry.zones.centre is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
             return None
         return self._in_centre
-
-    def _keep_seats(self) -> Any:
-        """The cards outside the centre zone: the players' rows, piles and hand stacks."""
-        return lambda detections: ~self._in_centre(detections)
 
     def _in_centre(self, detections: Any) -> np.ndarray:
         zone = self.geometry.zones.centre
