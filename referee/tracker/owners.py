@@ -13,7 +13,7 @@ unknown) stays unnamed, for the spreads' backs to settle.
 
 >>> from referee.cards import Card
 >>> from referee.sightings import FrameSightings, Sighting
->>> from referee.tracker.seats import SeatSorter
+>>> from referee.tracker.seats import SeatSorter, wrap_angle
 >>> seats = SeatSorter.from_opening(
 ...     [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.back_at("blue-blue", (0.0, -500.0))], middle=(0.0, 0.0))
 >>> watch = SeatWatch(seats)
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings
-from referee.tracker.seats import SeatSorter
+from referee.tracker.seats import SeatSorter, wrap_angle
 
 LAST_SEEN_S = 6.0
 """The longest a played card may have gone unseen in front of its owner before it landed: a hand reaching over
@@ -185,7 +185,7 @@ class SeatWatch:
         0: it lies elsewhere, or where a card lay at the opening."""
         near, far = DISCARD_REACH
         for hand in self.hands:
-            along = _wrap(angle - hand.angle) * hand.radius
+            along = wrap_angle(angle - hand.angle) * hand.radius
             beside = near <= abs(along) <= far and abs(radius - hand.radius) <= 0.5 * CARD_HEIGHT_MM
             if beside and all(_apart(radius, angle, r, a) > abs(along) for r, a in self.opening):
                 return 1 if along > 0 else -1
@@ -204,10 +204,6 @@ class SeatWatch:
         later = times[i:]
         again = any(later[j + SEEN_AGAIN - 1] - later[j] <= AGAIN_WITHIN_S for j in range(len(later) - SEEN_AGAIN + 1))
         return None if again else (len(later), max(0.0, t - times[i - 1]))
-
-
-def _wrap(angle: float) -> float:
-    return (angle + math.pi) % (2 * math.pi) - math.pi
 
 
 def _apart(r1: float, a1: float, r2: float, a2: float) -> float:

@@ -273,7 +273,7 @@ class SeatSorter:
         edge)."""
         best: tuple[float, Hand] | None = None
         for hand in self.hands():
-            along = _turned(turn * (angle - hand.angle)) * hand.radius  # mm from the hand, the seat's way round
+            along = wrap_angle(turn * (angle - hand.angle)) * hand.radius  # mm from the hand, the seat's way round
             in_reach = -0.5 * CARD_WIDTH_MM <= along <= SEAT_REACH_MM and abs(radius - hand.radius) <= depth
             if in_reach and (best is None or along < best[0]):
                 best = (along, hand)
@@ -325,7 +325,7 @@ def _apart(a: _Place, b: _Place) -> float:
     )
 
 
-def _turned(angle: float) -> float:
+def wrap_angle(angle: float) -> float:
     """``angle`` wrapped into [-pi, pi)."""
     return (angle + math.pi) % (2 * math.pi) - math.pi
 
