@@ -98,9 +98,12 @@ class SeatWatch:
             x, y = s.centre[0] - mx, s.centre[1] - my
             self.faces.append((frame.t, str(s.card), math.hypot(x, y), math.atan2(y, x)))
         for s in frame.backs:
+            if not s.back:
+                continue
             x, y = s.centre[0] - mx, s.centre[1] - my
+            radius, angle = math.hypot(x, y), math.atan2(y, x)
             for votes, hand in zip(self.hand_votes, self.hands, strict=True):
-                if s.back and _apart(math.hypot(x, y), math.atan2(y, x), hand.radius, hand.angle) <= HAND_NEAR_MM:
+                if _apart(radius, angle, hand.radius, hand.angle) <= HAND_NEAR_MM:
                     votes[s.back] = votes.get(s.back, 0.0) + s.identity_confidence
 
     def hand_owners(self) -> list[str | None]:
