@@ -19,13 +19,15 @@ cards (4) or without a round end (5) says so, with everything else still written
 
 from __future__ import annotations
 
+import copy
 import math
 import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -117,6 +119,9 @@ class SessionSettings:
     skip_still: bool = False
     """Read a frame only when the picture changed since the last reading (:mod:`vision.change`); otherwise the
     last reading stands for it."""
+    overlap: bool = True
+    """In play, find the next frame's cards (the detector, in a thread of its own) while this frame's are being
+    recognised and refereed: the same readings and rulings as one frame at a time, in less time."""
 
 
 class Session:
@@ -276,6 +281,7 @@ class _Loop:
         zone = geometry.zones.centre
         self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
         self._last_reading: tuple[Any, Any] | None = None
+        self._reading_planned = False  # a reading will have been made by the time the frames planned so far are
         self._count_reading: tuple[float, Any, Any] | None = None  # the last thorough reading: time, cards
         self._region: Region | None = None
         self._look: Box | None = None
@@ -296,26 +302,42 @@ class _Loop:
         self.result.stacks = self._stacks()
 
     def _each_frame(self, frames: Iterable[Frame], video: _InOrder | None) -> None:
+        """Each frame in order: the stop signal, its cards, the referee, the sinks. In play the next frame is
+        planned and its detector started before this frame's cards are recognised (see :class:`_Plan`)."""
         result = self.result
         vision_s = referee_s = sink_s = 0.0
-        for frame in frames:
-            result.frames_read += 1
-            result.last_t = frame.t
-            tick = time.perf_counter()
-            events = self._stop_signal(frame)
-            sightings = self._sightings(frame)
-            tock = time.perf_counter()
-            if sightings is not False:
-                events += self._refereed(sightings, frame)
-            tack = time.perf_counter()
-            self._record(events, frame)
-            if video is not None and frame.image is not None:
-                video.put(frame.image, self._overlay(frame.t))
-            vision_s += tock - tick
-            referee_s += tack - tock
-            sink_s += time.perf_counter() - tack
-            if self.progress is not None:
-                self.progress(1)
+        overlap = self.settings.overlap and getattr(self.session.vision, "splits", False)
+        pool = ThreadPoolExecutor(1, thread_name_prefix="detector") if overlap else None
+        ahead: _Plan | None = None
+        try:
+            following = iter(frames)
+            frame = next(following, None)
+            while frame is not None:
+                after = next(following, None)
+                result.frames_read += 1
+                result.last_t = frame.t
+                tick = time.perf_counter()
+                events = self._stop_signal(frame)
+                plan, ahead = self._plan_for(frame, ahead), None
+                if pool is not None and after is not None and self._in_play():
+                    ahead = self._planned(after, pool)  # speculative: checked against the state when its turn comes
+                sightings = self._sightings(plan)
+                tock = time.perf_counter()
+                if sightings is not False:
+                    events += self._refereed(sightings, frame)
+                tack = time.perf_counter()
+                self._record(events, frame)
+                if video is not None and frame.image is not None:
+                    video.put(frame.image, self._overlay(frame.t))
+                vision_s += tock - tick
+                referee_s += tack - tock
+                sink_s += time.perf_counter() - tack
+                if self.progress is not None:
+                    self.progress(1)
+                frame = after
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
         result.timings.update(vision_s=vision_s, referee_s=referee_s, sinks_s=sink_s)
 
     def _refereed(self, sightings: Any, frame: Frame) -> list[Event]:
@@ -343,61 +365,115 @@ class _Loop:
         self.stopped = True
         return self.referee.stop(t=stop_at, frame=frame.index)
 
-    def _sightings(self, frame: Frame) -> Any:
-        """The frame's sightings, None for an unreadable frame, False for a frame left out by the stride."""
+    def _state(self) -> tuple[Any, ...]:
+        """What a frame's plan depends on besides the frames before it: the round's phase and the seat watch."""
+        return (self.referee.phase, self.referee.watches_seats)
+
+    def _plan_for(self, frame: Frame, ahead: _Plan | None) -> _Plan:
+        """``frame``'s plan: the one made ahead if it still holds, else one made now; a plan made ahead on a state
+        that has changed since is undone first (its detector's work dropped, the change gate and the glance
+        clock put back)."""
+        if ahead is None:
+            return self._planned(frame)
+        if ahead.still_holds(self._state()):
+            return ahead
+        stale = ahead
+        stale.drop()
+        self.gate, self._glanced_t, self._reading_planned = stale.undo
+        return self._planned(frame, ticked=stale.clock)
+
+    def _planned(self, frame: Frame, pool: ThreadPoolExecutor | None = None, ticked: Any = None) -> _Plan:
+        """What to do with ``frame``: left out by the stride, unreadable, the count's last thorough reading, the
+        last reading (a still frame), a glance at the whole table, or a reading. The change clock takes the frame
+        here (``ticked``: it already has), the change gate decides, and a reading's detector starts (in ``pool``
+        when given, to run beside the frame before's recognition)."""
         if frame.skipped or frame.index % max(1, self.settings.stride):
-            return False
+            return _Plan(frame, "skip")
         if frame.image is None and self.pictures:
-            self.result.unreadable += 1
-            return None
-        if frame.image is not None:
+            return _Plan(frame, "unreadable")
+        if ticked is None and frame.image is not None:
             self.clock.tick(frame.image, frame.t)
+        clock = ticked if ticked is not None else self.clock.reading()
+        undo = (copy.copy(self.gate), self._glanced_t, self._reading_planned)
         counting = self.referee.phase is Phase.COUNTING
+        made: dict[str, Any] = {"clock": clock, "state": self._state(), "undo": undo}
         if counting and self._count_reading is not None and frame.t - self._count_reading[0] < COUNT_EVERY_S:
             # a thorough reading stands for the next frames (only a vision with a thorough mode keeps one)
-            _, detections, visible = self._count_reading
-            return self._to_sightings(detections, visible, frame)
+            return _Plan(frame, "counted", **made)
         region = self._gate_region(frame.image)
-        still = (
-            self._last_reading is not None
-            and frame.image is not None
-            and not self.gate.needs_reading(frame.image, region)
-        )
+        still = self._reading_planned and frame.image is not None and not self.gate.needs_reading(frame.image, region)
         if self._glance_due(frame):
-            detections, visible = self._glance_at_seats(frame)
+            self._glanced_t = frame.t
+            plan = _Plan(frame, "glance", **made)
         elif still:
-            assert self._last_reading is not None
-            return self._to_sightings(*self._last_reading, frame)
+            return _Plan(frame, "still", **made)
         else:
             # the end-of-round count needs every small, fanned card: several detector passes (see COUNT_EVERY_S)
             within = self._look_box(frame.image) if not counting else None
-            detections, visible = self.session.vision.read(frame, self._keep(), thorough=counting, within=within)
-            if counting and getattr(self.session.vision, "thorough", None) is not None:
+            plan = _Plan(frame, "read", thorough=counting, within=within, **made)
+        if self.settings.skip_still and frame.image is not None and not self._reading_planned:
+            self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
+            self._reading_planned = True
+        vision = self.session.vision
+        if getattr(vision, "splits", False):
+            detect, options = cast(Any, vision).detect, {"thorough": plan.thorough, "within": plan.within}
+            plan.found = pool.submit(detect, frame, **options) if pool is not None else detect(frame, **options)
+        return plan
+
+    def _sightings(self, plan: _Plan) -> Any:
+        """The frame's sightings, None for an unreadable frame, False for a frame left out by the stride."""
+        frame = plan.frame
+        if plan.what == "skip":
+            return False
+        if plan.what == "unreadable":
+            self.result.unreadable += 1
+            return None
+        if plan.what == "counted":
+            assert self._count_reading is not None
+            _, detections, visible = self._count_reading
+            return self._to_sightings(detections, visible, plan)
+        if plan.what == "still":
+            assert self._last_reading is not None
+            return self._to_sightings(*self._last_reading, plan)
+        if plan.what == "glance":
+            detections, visible = self._glance_at_seats(plan)
+        else:
+            detections, visible = self._read(plan, self._keep())
+            if plan.thorough and getattr(self.session.vision, "thorough", None) is not None:
                 self._count_reading = (frame.t, detections, visible)
         self.result.frames_seen += 1
         if self.settings.skip_still and frame.image is not None:
-            if self._last_reading is None:
-                self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
             self._last_reading = (detections, visible)
-        return self._to_sightings(detections, visible, frame)
+        return self._to_sightings(detections, visible, plan)
+
+    def _read(self, plan: _Plan, keep: Any) -> tuple[Any, Any]:
+        """The plan's cards with their identities: the detector's (started by :meth:`_planned`) recognised, or
+        a vision's own reading."""
+        vision = self.session.vision
+        if plan.found is None:
+            return vision.read(plan.frame, keep, thorough=plan.thorough, within=plan.within)
+        found = plan.found.result() if isinstance(plan.found, Future) else plan.found
+        return cast(Any, vision).recognise(plan.frame, found, keep)  # a vision that splits its reading
 
     def _glance_due(self, frame: Frame) -> bool:
         """Every :data:`SEAT_GLANCE_S` in play, when the referee would use it, a frame is read whole."""
         return self.referee.watches_seats and self._in_play() and frame.t - self._glanced_t >= SEAT_GLANCE_S
 
-    def _glance_at_seats(self, frame: Frame) -> tuple[Any, Any]:
+    def _glance_at_seats(self, plan: _Plan) -> tuple[Any, Any]:
         """The whole picture read at once: the cards lying in front of the players go to the referee, to tell whose
         card each centre card was and whose each hand stack is (:mod:`referee.tracker.owners`); the centre's
         cards (read at the scale a look at the centre alone reads them) are the frame's reading."""
-        self._glanced_t = frame.t
-        everything, visible = self.session.vision.read(frame)
+        everything, visible = self._read(plan, None)
         centre = self._in_centre(everything)
         seats = everything[~centre]
-        self.referee.see_seats(self._to_sightings(seats, None if visible is None else visible[~centre], frame))
+        self.referee.see_seats(self._to_sightings(seats, None if visible is None else visible[~centre], plan))
         return everything[centre], None if visible is None else visible[centre]
 
-    def _to_sightings(self, detections: Any, visible: Any, frame: Frame) -> FrameSightings:
-        still = self.clock.since(detections.corners) if frame.image is not None and len(detections) else None
+    def _to_sightings(self, detections: Any, visible: Any, plan: _Plan) -> FrameSightings:
+        frame = plan.frame
+        still = None
+        if frame.image is not None and len(detections) and plan.clock is not None:
+            still = plan.clock.since(detections.corners)
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible, still_since=still)
 
     def _look_box(self, image: Image | None) -> Box | None:
@@ -529,6 +605,38 @@ class _Loop:
                 }
             )
         return out
+
+
+@dataclass
+class _Plan:
+    """What the frame loop does with one frame (see :meth:`_Loop._planned`): ``what`` is ``skip``,
+    ``unreadable``, ``counted``, ``still``, ``glance`` or ``read``; ``clock`` the change clock at this frame;
+    ``found`` the detector's cards (a Future while it runs in its thread).
+
+    In play the next frame is planned before this one is refereed, and its detector started, so that it finds
+    the next frame's cards while this frame's are being recognised. A plan depends on the referee's state
+    (``state``: the phase, the seat watch): should that have changed by the frame's turn (the round stopped),
+    the plan is dropped and made again, the change gate and the glance clock first put back as they were
+    (``undo``). So the readings and rulings are those of one frame at a time."""
+
+    frame: Frame
+    what: str
+    clock: Any = None
+    thorough: bool = False
+    within: Box | None = None
+    state: tuple[Any, ...] = ()
+    undo: tuple[Any, ...] = ()
+    found: Any = None
+
+    def still_holds(self, state: tuple[Any, ...]) -> bool:
+        """Whether a plan made before the frame's turn was made on the state the frame meets."""
+        return not self.undo or self.state == state
+
+    def drop(self) -> None:
+        """Stops (or waits out) the detector's work for a plan that no longer holds."""
+        if isinstance(self.found, Future) and not self.found.cancel():
+            self.found.result()
+        self.found = None
 
 
 class _InOrder:

@@ -72,27 +72,50 @@ class DetectorVision:
     ) -> tuple[CardDetections, np.ndarray | None]:
         if frame.image is None:
             return CardDetections.empty(), None
-        self.calls += 1
-        detector = getattr(self.reader, "detector", None)
-        if thorough and detector is not None and self.thorough is not None:
-            detector = self.thorough
-        recogniser = getattr(self.reader, "recogniser", None)
-        if detector is None:  # a reader that does both at once
-            reading = self.reader(frame.image)
-            detections = reading.detections
+        if not self.splits:  # a reader that does both at once
+            self.calls += 1
+            detections = self.reader(frame.image).detections
             return (detections[keep(detections)] if keep is not None else detections), None
+        return self.recognise(frame, self.detect(frame, thorough=thorough, within=within), keep)
+
+    @property
+    def splits(self) -> bool:
+        """Whether a frame can be read in two steps, :meth:`detect` then :meth:`recognise` (a reader with a
+        detector of its own), so that the session can overlap one frame's detector with another's recognition."""
+        return getattr(self.reader, "detector", None) is not None
+
+    @property
+    def recogniser(self) -> Any:
+        return getattr(self.reader, "recogniser", None)
+
+    def detect(self, frame: Frame, *, thorough: bool = False, within: Box | None = None) -> CardDetections:
+        """The detector's cards in ``frame`` (no identities yet). Safe to run in a thread of its own beside
+        :meth:`recognise` of an earlier frame (the session overlaps them): it touches only the detector."""
+        detector = getattr(self.reader, "detector", None)
+        if frame.image is None or detector is None:
+            return CardDetections.empty()
+        if thorough and self.thorough is not None:
+            detector = self.thorough
         start = time.perf_counter()
         if within is not None and getattr(detector, "any_size", False):
             detections = detector(frame.image, within=within)
         else:
             detections = detector(frame.image)
+        self.detect_ms += (time.perf_counter() - start) * 1000
+        return detections
+
+    def recognise(
+        self, frame: Frame, detections: CardDetections, keep: Keep | None = None
+    ) -> tuple[CardDetections, np.ndarray | None]:
+        """The cards ``keep`` keeps of ``detections`` (:meth:`detect`), their identities read."""
+        self.calls += 1
         if keep is not None:
             detections = detections[keep(detections)]
-        found = time.perf_counter()
-        if recogniser is not None:  # it reads each rough box through a few quads (vision.recognise.quads)
-            detections = recogniser(frame.image, detections)
-        self.detect_ms += (found - start) * 1000
-        self.recognise_ms += (time.perf_counter() - found) * 1000
+        if self.recogniser is not None and frame.image is not None:
+            # it reads each rough box through a few quads (vision.recognise.quads)
+            start = time.perf_counter()
+            detections = self.recogniser(frame.image, detections)
+            self.recognise_ms += (time.perf_counter() - start) * 1000
         return detections, None
 
 

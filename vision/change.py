@@ -171,28 +171,48 @@ class ChangeClock:
         else:
             diff = cv2.absdiff(thumb, self._last)
             moved = (diff.max(axis=2) if diff.ndim == 3 else diff) > self.threshold
+            # a fresh array each frame, never changed in place: a :meth:`reading` taken before stays as it was
             if moved.mean() >= self.unsteady_share:
-                self._changed[:] = t
+                self._changed = np.full_like(self._changed, t)
                 self._steady_from = t + self.unsteady_s
             else:
-                self._changed[moved] = t
+                self._changed = np.where(moved, t, self._changed)
         self._last, self._t = thumb, t
+
+    def reading(self) -> ClockReading:
+        """The clock as it stands now, unchanged by the frames ticked after: what :meth:`since` says for this
+        frame, asked later (the session reads the next frame's cards while this one's are still being read)."""
+        return ClockReading(self._changed, self._t, self._steady_from, self.scale)
 
     def since(self, corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """For each outline (N, 4, 2 image pixels), the latest time the picture changed inside it (a thumbnail
         pixel's margin around it, since the thumbnail is blurred); NaN before the first frame and while the
         picture is unsteady."""
+        return self.reading().since(corners)
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """A :class:`ChangeClock` at one frame (see :meth:`ChangeClock.reading`)."""
+
+    changed: npt.NDArray[np.float64] | None
+    t: float
+    steady_from: float
+    scale: int
+
+    def since(self, corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """See :meth:`ChangeClock.since`."""
         boxes = np.asarray(corners, np.float64).reshape(-1, 4, 2)
         out = np.full(len(boxes), np.nan)
-        if self._changed is None or self._t < self._steady_from:
+        if self.changed is None or self.t < self.steady_from:
             return out
-        h, w = self._changed.shape
+        h, w = self.changed.shape
         for i, box in enumerate(boxes):
             x0, y0 = np.floor(box.min(axis=0) / self.scale).astype(int) - 1
             x1, y1 = np.ceil(box.max(axis=0) / self.scale).astype(int) + 1
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
             if x1 > x0 and y1 > y0:
-                out[i] = float(self._changed[y0:y1, x0:x1].max())
+                out[i] = float(self.changed[y0:y1, x0:x1].max())
         return out
 
 

@@ -6,6 +6,7 @@ colour segmentation find them exactly; what is tested is the path from pixels to
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,3 +119,45 @@ def test_only_the_cards_kept_are_recognised():
         Frame(0, 0.0, np.zeros((120, 320, 3), np.uint8)), keep=lambda d: d.corners[:, 0, 0] < 150
     )
     assert len(found) == 2 and reader.seen == [2]
+
+
+class SplitReader:
+    """The flat-card reader in two steps, as the shipped reader works: a detector that finds the cards (their
+    outlines only) and a recogniser that names them; it notes which thread ran each detection."""
+
+    def __init__(self) -> None:
+        self.threads: list[str] = []
+
+    def detector(self, image: np.ndarray) -> CardDetections:
+        self.threads.append(threading.current_thread().name)
+        found = flat_card_reader(image).detections
+        return CardDetections.from_quads(found.corners, found.kind, found.confidence)
+
+    def recogniser(self, image: np.ndarray, detections: CardDetections) -> CardDetections:
+        named = flat_card_reader(image).detections
+        if not len(detections):
+            return detections
+        centres = named.corners.mean(axis=1)
+        which = [int(np.argmin(np.linalg.norm(centres - quad.mean(axis=0), axis=1))) for quad in detections.corners]
+        return detections.with_identity(
+            colour=named.colour[which],
+            number=named.number[which],
+            back=list(named.back[which]),
+            identity_confidence=named.identity_confidence[which],
+        )
+
+
+@pytest.mark.parametrize("skip_still", [False, True])
+def test_the_next_frame_is_detected_beside_this_one_with_the_same_rulings(clip, skip_still):
+    said, threads = {}, {}
+    for overlap in (False, True):
+        reader = SplitReader()
+        session = Session(DetectorVision(reader), SessionSettings(skip_still=skip_still, overlap=overlap))
+        with VideoSource(clip["video"]) as source:
+            result = session.run(source, samples=list(source.sample(session.sample_times(source.info))))
+        said[overlap] = [(e.event.to_json_line(), e.said_t) for e in result.emitted]
+        threads[overlap] = reader.threads
+    assert said[True] == said[False]  # the round stops and is counted: plans made ahead are undone and made again
+    assert any(t.startswith("detector") for t in threads[True])
+    assert not any(t.startswith("detector") for t in threads[False])
+    assert len(threads[True]) >= len(threads[False])  # a plan undone costs its detection once more at most
