@@ -43,6 +43,8 @@ class ReplayOptions:
     min_visible: float = DEFAULT_MIN_VISIBLE
     stride: int = 1
     skip_still: bool = False
+    overlap: bool = True
+    """The next frame's detector runs beside this frame's recognition (see :class:`SessionSettings`)."""
     video: bool = True
     report: bool = True
     annotated_scale: float = 0.5
@@ -84,6 +86,7 @@ def replay_video(
         geometry=options.geometry,
         referee=options.referee,
         skip_still=options.skip_still,
+        overlap=options.overlap,
     )
     session = Session(vision, settings)
     with VideoSource(video) as source:

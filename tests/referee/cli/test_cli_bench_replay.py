@@ -13,15 +13,16 @@ from referee.scripted_clip import film, two_player_round
 from referee.session import DetectorVision
 
 
-def _flat_card_reader():
-    """The scripted clip's exact card finder, from the session's detector-path tests."""
+def _split_reader():
+    """The scripted clip's exact card finder in two steps (detector, recogniser), from the session's detector-path
+    tests."""
     path = Path(__file__).parents[1] / "session" / "test_session_detector.py"
     spec = importlib.util.spec_from_file_location("session_detector_tests", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look themselves up there
     spec.loader.exec_module(module)
-    return module.flat_card_reader
+    return module.SplitReader()
 
 
 @pytest.fixture(scope="module")
@@ -29,20 +30,27 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return film(two_player_round(), tmp_path_factory.mktemp("clip") / "round.mp4")["video"]
 
 
-def test_bench_replay_prints_both_paths_their_ratio_and_whether_the_rulings_agree(clip, monkeypatch, capsys):
-    reader = _flat_card_reader()
+def test_bench_replay_prints_the_three_paths_their_ratios_and_whether_the_rulings_agree(clip, monkeypatch, capsys):
+    reader = _split_reader()
     monkeypatch.setattr(DetectorVision, "load", classmethod(lambda cls, **kw: cls(reader)))
     assert main(["bench", "replay", str(clip)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("every frame") and "detector read 480 of 480 frames" in lines[0]
-    assert lines[1].startswith("default (still frames reuse)") and "detector read 480 of" not in lines[1]
-    assert "plays 5/5 right (5 said), illegal 1/1" in lines[0] and "plays 5/5 right (5 said), illegal 1/1" in lines[1]
-    assert lines[2].startswith("default / every frame: ")
+    assert lines[1].startswith("one frame at a time") and "detector read 480 of" not in lines[1]
+    assert lines[2].startswith("default") and "detector read 480 of" not in lines[2]
+    assert all("plays 5/5 right (5 said), illegal 1/1" in line for line in lines[:3])
+    assert lines[3].startswith("default / every frame: ")
+    assert lines[4].startswith("default / one frame at a time: ")
     # the same rulings, none said sooner, none more than 3 frames (0.1 s) later: the most frames one reading
     # stands for (the clip's numbers are faint grey rims, which the gate sees only when it reads again anyway)
-    assert lines[3].startswith("default against every frame: the same rulings; the ones both said, said ")
-    soonest, latest = (float(x) for x in lines[3].rsplit("said ", 1)[1].removesuffix(" s later").split(".."))
+    assert lines[5].startswith("default against every frame: the same rulings; the ones both said, said ")
+    soonest, latest = (float(x) for x in lines[5].rsplit("said ", 1)[1].removesuffix(" s later").split(".."))
     assert 0.0 <= soonest <= latest <= 0.1 + 1e-6
+    # overlapping the frames changes when the work is done, never what is said or when
+    assert (
+        lines[6]
+        == "default against one frame at a time: the same rulings; the ones both said, said +0.000..+0.000 s later"
+    )
 
 
 def test_bench_replay_needs_at_least_one_repeat(capsys):
