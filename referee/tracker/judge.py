@@ -34,6 +34,10 @@ from referee.rules import RuleSettings
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
 
+TWINS_VOUCH_FOR = 2
+"""The most cards between a stack's top and copies of one card that land on it at once that those copies vouch
+for (see :meth:`Judge._twins_vouch`)."""
+
 
 @dataclass
 class _PileBook:
@@ -411,8 +415,10 @@ class Judge:
         """Cards that showed up at once: a conflict when several of them may go on the stack now (two r5 on r4),
         otherwise cards played one after the other faster than the camera saw (b2 then b3), in number order."""
         contenders = [c for c in change.cards if self.centre.ruling(c, book.stack).legal]
+        events: list[Event] = self._twins_vouch(book, change) if len(contenders) < 2 else []
+        if events:
+            contenders = list(change.cards)
         if len(contenders) < 2:
-            events: list[Event] = []
             seen = dict(zip(change.cards, change.seen, strict=True)) if change.seen else {}
             for card in sorted(change.cards, key=lambda c: (c not in contenders, c.number)):
                 t, frame = min(seen.get(card, (change.t, change.frame)), (change.t, change.frame))
@@ -425,6 +431,7 @@ class Judge:
             for card in change.cards
         ]
         result = self.centre.push_together(landings)
+        events.extend(result.events)
         if self.centre.stopped:
             book.loose.extend((card, height) for card in change.cards)
         elif result.kept is None:
@@ -432,7 +439,33 @@ class Judge:
         else:
             book.stack = result.stack
             book.departing.extend((c, height) for i, c in enumerate(change.cards) if i != result.kept)
-        return list(result.events)
+        return events
+
+    def _twins_vouch(self, book: _PileBook, change: Together) -> list[Event]:
+        """Copies of one card that showed up at once, one or two numbers above the top of their colour (two b10 on
+        a b8): two players do not slap the same wrong card in the same instant; each slapped it because the
+        card below it lay there, so the cards between were played and the camera missed them (the b9 came down
+        0.4 s before and was covered at once; seeds 99502 and 99503, each said "b10 illegal" twice). They count
+        as played unseen just before, and the copies then make a conflict. Nothing when the story is not
+        possible (:func:`hidden_plays`)."""
+        cards = set(change.cards)
+        top = self._top(book)
+        if self.centre.stopped or len(change.cards) < 2 or len(cards) != 1 or top is None:
+            return []
+        card = change.cards[0]
+        if card.colour != top.colour or not 0 < card.number - top.number - 1 <= TWINS_VOUCH_FOR:
+            return []
+        between = hidden_plays(top, card, hidden_s=math.inf, available=self._available, settings=self.inference)
+        if not between:
+            return []
+        events: list[Event] = []
+        for missed in between:
+            play = self.centre.push(Landing(missed, book.stack, t=change.t, frame=change.frame))
+            book.stack = play.stack
+            events.extend(play.events)
+        if book.stack is not None:
+            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(between)
+        return events
 
     def _uncovered(self, book: _PileBook, change: Uncovered) -> list[Event]:
         events: list[Event] = []

@@ -6,7 +6,7 @@ from referee.cards import Card
 from referee.centre import Centre
 from referee.tracker import Referee
 from referee.tracker.judge import Judge
-from referee.tracker.stacks import Landed
+from referee.tracker.stacks import Landed, Together
 from referee.tracker.synthetic import Noise, ScriptedTable
 
 Y = {n: Card.parse(f"y{n}") for n in range(1, 11)}
@@ -59,3 +59,24 @@ def test_a_card_one_too_high_after_one_illegal_card_of_its_colour_makes_that_car
 def test_the_same_card_in_full_view_with_no_illegal_card_before_it_is_still_a_wrong_number():
     events = judged(*_stack_to(7), Landed(1, Y[9], 9.0, 270))
     assert events[7:] == [("illegal_play", "y9")]
+
+
+def test_two_copies_of_a_card_landing_at_once_vouch_for_the_card_below_them():
+    # seeds 99502/99503: the y8 came down and was covered within 0.4 s by two players' y9s at once; two players do
+    # not slap the same wrong card in the same instant, so the y8 was played and the y9s are a conflict
+    judge = Judge(Centre())
+    for change in _stack_to(7):
+        judge.rule(change)
+    said = [(e.type, str(e.card)) for e in judge.rule(Together(1, (Y[9], Y[9]), 8.0, 240))]
+    assert ("card_played", "y8") in said and ("conflict", "y9") in said
+    assert not any(kind == "illegal_play" for kind, _ in said)
+    assert judge.holding(1)[0] == Y[9]
+
+
+def test_copies_of_a_card_far_above_the_top_or_of_another_colour_are_still_illegal():
+    for twins in ((Y[10], Y[10]), (Card.parse("r8"), Card.parse("r8"))):
+        judge = Judge(Centre())
+        for change in _stack_to(6):
+            judge.rule(change)
+        said = [(e.type, str(e.card)) for e in judge.rule(Together(1, twins, 8.0, 240))]
+        assert ("illegal_play", str(twins[0])) in said and not any(kind == "card_played" for kind, _ in said)
