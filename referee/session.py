@@ -416,8 +416,9 @@ class _Loop:
             self._reading_planned = True
         vision = self.session.vision
         if getattr(vision, "splits", False):
-            detect, options = cast(Any, vision).detect, {"thorough": plan.thorough, "within": plan.within}
-            plan.found = pool.submit(detect, frame, **options) if pool is not None else detect(frame, **options)
+            keep = None if plan.what == "glance" else self._keep()  # a glance reads everything
+            find, options = cast(Any, vision).find, {"thorough": plan.thorough, "within": plan.within}
+            plan.found = pool.submit(find, frame, keep, **options) if pool is not None else find(frame, keep, **options)
         return plan
 
     def _sightings(self, plan: _Plan) -> Any:
@@ -438,7 +439,7 @@ class _Loop:
         if plan.what == "glance":
             detections, visible = self._glance_at_seats(plan)
         else:
-            detections, visible = self._read(plan, self._keep())
+            detections, visible = self._read(plan)
             if plan.thorough and getattr(self.session.vision, "thorough", None) is not None:
                 self._count_reading = (frame.t, detections, visible)
         self.result.frames_seen += 1
@@ -446,14 +447,15 @@ class _Loop:
             self._last_reading = (detections, visible)
         return self._to_sightings(detections, visible, plan)
 
-    def _read(self, plan: _Plan, keep: Any) -> tuple[Any, Any]:
-        """The plan's cards with their identities: the detector's (started by :meth:`_planned`) recognised, or
-        a vision's own reading."""
+    def _read(self, plan: _Plan) -> tuple[Any, Any]:
+        """The plan's cards with their identities: those found (started by :meth:`_planned`) recognised, or a
+        vision's own reading (a glance reads every card, a reading in play those of the centre)."""
         vision = self.session.vision
         if plan.found is None:
+            keep = None if plan.what == "glance" else self._keep()
             return vision.read(plan.frame, keep, thorough=plan.thorough, within=plan.within)
         found = plan.found.result() if isinstance(plan.found, Future) else plan.found
-        return cast(Any, vision).recognise(plan.frame, found, keep)  # a vision that splits its reading
+        return cast(Any, vision).recognise(plan.frame, found)  # a vision that splits its reading
 
     def _glance_due(self, frame: Frame) -> bool:
         """Every :data:`SEAT_GLANCE_S` in play, when the referee would use it, a frame is read whole."""
@@ -463,7 +465,7 @@ class _Loop:
         """The whole picture read at once: the cards lying in front of the players go to the referee, to tell whose
         card each centre card was and whose each hand stack is (:mod:`referee.tracker.owners`); the centre's
         cards (read at the scale a look at the centre alone reads them) are the frame's reading."""
-        everything, visible = self._read(plan, None)
+        everything, visible = self._read(plan)
         centre = self._in_centre(everything)
         seats = everything[~centre]
         self.referee.see_seats(self._to_sightings(seats, None if visible is None else visible[~centre], plan))

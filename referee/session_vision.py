@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,6 +48,7 @@ class DetectorVision:
         self.reader = reader
         self.thorough = thorough  # the detector for thorough reads (vision.detect.thorough); None: one pass always
         self.detect_ms = 0.0
+        self.fit_ms = 0.0  # the faces' colour fits, made with the detector (see find)
         self.recognise_ms = 0.0
         self.calls = 0
 
@@ -76,24 +78,27 @@ class DetectorVision:
             self.calls += 1
             detections = self.reader(frame.image).detections
             return (detections[keep(detections)] if keep is not None else detections), None
-        return self.recognise(frame, self.detect(frame, thorough=thorough, within=within), keep)
+        return self.recognise(frame, self.find(frame, keep, thorough=thorough, within=within))
 
     @property
     def splits(self) -> bool:
-        """Whether a frame can be read in two steps, :meth:`detect` then :meth:`recognise` (a reader with a
-        detector of its own), so that the session can overlap one frame's detector with another's recognition."""
+        """Whether a frame can be read in two steps, :meth:`find` then :meth:`recognise` (a reader with a
+        detector of its own), so that the session can overlap one frame's finding with another's recognition."""
         return getattr(self.reader, "detector", None) is not None
 
     @property
     def recogniser(self) -> Any:
         return getattr(self.reader, "recogniser", None)
 
-    def detect(self, frame: Frame, *, thorough: bool = False, within: Box | None = None) -> CardDetections:
-        """The detector's cards in ``frame`` (no identities yet). Safe to run in a thread of its own beside
-        :meth:`recognise` of an earlier frame (the session overlaps them): it touches only the detector."""
+    def find(
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
+    ) -> Found:
+        """The first step of :meth:`read`, which needs only the picture: the detector's cards that ``keep`` keeps,
+        and each face's outline fitted to its colour (the recogniser's first look). Safe to run in a thread of
+        its own beside :meth:`recognise` of an earlier frame (the session overlaps them)."""
         detector = getattr(self.reader, "detector", None)
         if frame.image is None or detector is None:
-            return CardDetections.empty()
+            return Found(CardDetections.empty())
         if thorough and self.thorough is not None:
             detector = self.thorough
         start = time.perf_counter()
@@ -101,22 +106,37 @@ class DetectorVision:
             detections = detector(frame.image, within=within)
         else:
             detections = detector(frame.image)
-        self.detect_ms += (time.perf_counter() - start) * 1000
-        return detections
-
-    def recognise(
-        self, frame: Frame, detections: CardDetections, keep: Keep | None = None
-    ) -> tuple[CardDetections, np.ndarray | None]:
-        """The cards ``keep`` keeps of ``detections`` (:meth:`detect`), their identities read."""
-        self.calls += 1
         if keep is not None:
             detections = detections[keep(detections)]
-        if self.recogniser is not None and frame.image is not None:
+        found = time.perf_counter()
+        fit = getattr(self.recogniser, "fits", None)
+        fits = fit(frame.image, detections) if fit is not None and len(detections) else None
+        self.detect_ms += (found - start) * 1000
+        self.fit_ms += (time.perf_counter() - found) * 1000
+        return Found(detections, fits)
+
+    def recognise(self, frame: Frame, found: Found) -> tuple[CardDetections, np.ndarray | None]:
+        """The cards :meth:`find` found, their identities read."""
+        self.calls += 1
+        detections = found.detections
+        if self.recogniser is not None and frame.image is not None and len(detections):
             # it reads each rough box through a few quads (vision.recognise.quads)
             start = time.perf_counter()
-            detections = self.recogniser(frame.image, detections)
+            if found.fits is not None:
+                detections = self.recogniser(frame.image, detections, fits=found.fits)
+            else:
+                detections = self.recogniser(frame.image, detections)
             self.recognise_ms += (time.perf_counter() - start) * 1000
         return detections, None
+
+
+@dataclass(frozen=True)
+class Found:
+    """The cards found in a frame before they are recognised (see :meth:`DetectorVision.find`): the detector's
+    boxes, and each face's colour fit when the recogniser makes one (None: it fits them itself)."""
+
+    detections: CardDetections
+    fits: list[Any] | None = None
 
 
 class OracleVision:

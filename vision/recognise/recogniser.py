@@ -40,6 +40,7 @@ SURE_FACE = 0.9
 SEARCHED_BACK_FLOOR_RAISE = 0.1
 Sure = npt.NDArray[np.bool_]
 Quads = npt.NDArray[np.float32]
+Quad = npt.NDArray[np.float32]
 Reading = TypeVar("Reading", FaceReading, BackMatch)
 Read = Callable[[npt.NDArray[np.uint8], bool], tuple[Any, npt.NDArray[np.float32], Sure]]
 
@@ -67,7 +68,20 @@ class Recogniser:
         self.backs = BackMatcher(catalogue if catalogue is not None else Catalogue.default(), self.embedder)
         self.search = search
 
-    def __call__(self, image: npt.NDArray[np.uint8], detections: CardDetections) -> CardDetections:
+    def fits(self, image: npt.NDArray[np.uint8], detections: CardDetections) -> list[Quad | None]:
+        """Each face's outline fitted to its colour (:func:`vision.recognise.refine.fit_face`; None for a back,
+        a face without a card-like fit, or without ``search``): the first look at each card, which needs only
+        the picture, so that it can be taken in another thread ahead of :meth:`__call__` (``fits=``)."""
+        if not self.search:
+            return [None] * len(detections)
+        image = _bgr(image)
+        cards = zip(detections.corners, detections.kind, strict=True)
+        return [fit_face(image, quad) if kind == FACE else None for quad, kind in cards]
+
+    def __call__(
+        self, image: npt.NDArray[np.uint8], detections: CardDetections, fits: list[Quad | None] | None = None
+    ) -> CardDetections:
+        """``fits``: the faces' colour fits already made (:meth:`fits`); None: made here."""
         if len(detections) == 0:
             return detections
         image = _bgr(image)
@@ -78,7 +92,8 @@ class Recogniser:
         corners = detections.corners.copy()
         faces = np.flatnonzero(detections.kind == FACE)
         if len(faces):
-            reading, corners[faces] = self._read(image, detections.corners[faces], self._read_faces)
+            given = None if fits is None else [fits[i] for i in faces]
+            reading, corners[faces] = self._read(image, detections.corners[faces], self._read_faces, given)
             colour[faces], number[faces], confidence[faces] = reading.colour, reading.number, reading.confidence
         backs = np.flatnonzero(detections.kind == BACK)
         if len(backs):
@@ -101,7 +116,13 @@ class Recogniser:
         match = self.backs.match(crops, SEARCHED_BACK_FLOOR_RAISE if searched else 0.0)
         return match, match.similarity, np.array([b is not None for b in match.back], bool)
 
-    def _read(self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32], read: Read) -> tuple[Any, Quads]:
+    def _read(
+        self,
+        image: npt.NDArray[np.uint8],
+        corners: npt.NDArray[np.float32],
+        read: Read,
+        given: list[Quad | None] | None = None,
+    ) -> tuple[Any, Quads]:
         """Each quad's reading and the quad it was read through: its own (with ``search``, a face's colour fit
         where found), or when that reading is unsure and ``search`` is on, the best-scored of its candidates
         (all unsure ones in one more network call)."""
@@ -110,7 +131,10 @@ class Recogniser:
         # Faces are first read through their colour fit where one is found (else their box): a box straddling a
         # stack's top and the edge of the card under it reads garbage, sometimes surely (sample round, every
         # frame: 11 -> 5 illegal plays said, truth 1), while the fit takes the stack's outline.
-        fits = [fit_face(image, quad) for quad in boxes] if face and self.search else [None] * len(boxes)
+        if given is not None:
+            fits = given
+        else:
+            fits = [fit_face(image, quad) for quad in boxes] if face and self.search else [None] * len(boxes)
         chosen = np.array([box if fit is None else fit for box, fit in zip(boxes, fits, strict=True)], np.float32)
         reading, _, sure = read(crops_of(image, chosen.reshape(-1, 4, 2)), False)
         unsure = np.flatnonzero(~sure)
