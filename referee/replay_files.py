@@ -61,7 +61,7 @@ def load_vision(video: Path, options: ReplayOptions) -> Vision:
         )
     from referee.session import DetectorVision
 
-    return DetectorVision.load(catalogue=options.catalogue, model=options.model)
+    return DetectorVision.load(catalogue=options.catalogue, model=options.model, overlap=options.overlap)
 
 
 def replay_video(

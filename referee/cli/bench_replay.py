@@ -77,14 +77,14 @@ def run(args: argparse.Namespace) -> int:
         raise SetupError(f"--repeat must be at least 1, not {args.repeat}")
     truth_file = args.video.with_name(args.video.stem + ".events.jsonl")
     truth = list(read_events(truth_file)) if truth_file.is_file() else None
-    vision = DetectorVision.load()
+    visions = {overlap: DetectorVision.load(overlap=overlap) for overlap in (False, True)}  # as replay loads them
     runs: dict[str, list[Run]] = {name: [] for name in PATHS}
     order = [name for i in range(args.repeat) for name in (list(PATHS) if i % 2 == 0 else list(PATHS)[::-1])]
     with tempfile.TemporaryDirectory() as folder:
         for name in order:
             skip_still, overlap = PATHS[name]
             options = ReplayOptions(video=args.annotated, report=False, skip_still=skip_still, overlap=overlap)
-            runs[name].append(_replay(args.video, Path(folder), options, vision))
+            runs[name].append(_replay(args.video, Path(folder), options, visions[overlap]))
     for name, done in runs.items():
         print(_line(name, done, truth))
     fast = max(r.loop_x for r in runs[DEFAULT])

@@ -25,13 +25,16 @@ BACKENDS = ("onnx", "ultralytics")
 __all__ = ["BACKENDS", "DEFAULT_MODEL", "Detector", "Letterbox", "OnnxDetector", "load_detector"]
 
 
-def load_detector(backend: str = "onnx", model: str | Path | None = None, conf: float = 0.4) -> Detector:
-    """A detector callable (BGR image -> CardDetections) for ``backend``.
+def load_detector(
+    backend: str = "onnx", model: str | Path | None = None, conf: float = 0.4, threads: int | None = None
+) -> Detector:
+    """A detector callable (BGR image -> CardDetections) for ``backend``; ``threads``: onnxruntime's threads
+    (None: one per core).
 
     The ultralytics backend reads a ``.pt`` checkpoint or the ONNX file itself (ultralytics runs ONNX too).
     """
     if backend == "onnx":
-        return OnnxDetector(model or DEFAULT_MODEL, conf=conf)
+        return OnnxDetector(model or DEFAULT_MODEL, conf=conf, threads=threads)
     if backend == "ultralytics":
         from vision.detect.ultralytics_adapter import UltralyticsDetector
 

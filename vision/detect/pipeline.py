@@ -57,12 +57,14 @@ class CardReader:
         catalogue: Any = None,
         recognise: bool = True,
         thorough: ThoroughPlan | None = None,
+        threads: int | None = None,
     ) -> CardReader:
         """Loads the detector (``backend``: onnx or ultralytics) and, if ``recognise``, the recogniser.
 
-        ``thorough``: run the detector over several zooms of each image (:mod:`vision.detect.thorough`)."""
+        ``thorough``: run the detector over several zooms of each image (:mod:`vision.detect.thorough`);
+        ``threads``: the detector's onnxruntime threads (None: one per core)."""
         if thorough is None:
-            detector = load_detector(backend, model, conf)
+            detector = load_detector(backend, model, conf, threads)
         else:  # each pass keeps its weaker boxes too: the passes' vote decides
             detector = ThoroughDetector(load_detector(backend, model, min(conf, PASS_CONF)), thorough, conf=conf)
         if not recognise:
