@@ -34,6 +34,9 @@ from referee.rules import RuleSettings
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
 
+STRAYED_HIDDEN = 2
+"""The most unseen cards between a stack's top and a card found lying apart from it for that card to count as
+played on that stack (see :meth:`Judge._stack_it_strayed_from`)."""
 TWINS_VOUCH_FOR = 2
 """The most cards between a stack's top and copies of one card that land on it at once that those copies vouch
 for (see :meth:`Judge._twins_vouch`)."""
@@ -244,16 +247,21 @@ class Judge:
             return []
         top = self._top(book)
         skipped: tuple[Card, ...] | None
-        if top is None:  # a stack is n cards high under its n, wherever the camera missed them
+        home = self._stack_it_strayed_from(below) if top is None else None
+        if home is not None:  # it went onto a stack seen before, landing apart from it (askew, off the edge)
+            skipped = home[1]
+        elif top is None:  # a stack is n cards high under its n, wherever the camera missed them
             skipped = tuple(Card(below.colour, n) for n in range(LOWEST, below.number))
             if not all(self._available(card) for card in skipped):
                 return []
         else:
             skipped = hidden_plays(top, below, hidden_s=math.inf, available=self._available, settings=self.inference)
-        if not skipped:
+        if skipped is None or (not skipped and home is None):
             return []
         t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
         self._off_the_books(book, entry, t, frame)  # it stays, as played
+        if home is not None:
+            book.stack = home[0]
         events: list[Event] = []
         for card in (*skipped, entry[0]):
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
@@ -262,6 +270,22 @@ class Judge:
         if book.stack is not None:
             self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(skipped)
         return events
+
+    def _stack_it_strayed_from(self, card: Card) -> tuple[int, tuple[Card, ...]] | None:
+        """The open stack of ``card``'s colour it may have been played on with at most
+        :data:`STRAYED_HIDDEN` cards between them unseen, and those cards; None unless exactly one stack may.
+        A card "not a one" that the table then built on was played somewhere: on a stack the camera had seen,
+        landing apart from it, takes fewer unseen cards than a whole stack nobody saw (seed 99606, eight players:
+        a y8 slapped off its y7's stack, then the y9 on it, was a stack y1..y7 invented out of view)."""
+        homes = []
+        for stack in self.centre.active_stacks:
+            top = stack.top
+            if top is None or top.colour != card.colour or not 0 <= card.number - top.number - 1 <= STRAYED_HIDDEN:
+                continue
+            between = tuple(Card(card.colour, n) for n in range(top.number + 1, card.number))
+            if all(self._available(c) for c in between):
+                homes.append((stack.id, between))
+        return homes[0] if len(homes) == 1 else None
 
     def _misread_between(self, book: _PileBook, change: Landed) -> list[Event]:
         """A card one number too high for the top (y9 on a y7) where one illegal card of its colour was ruled on

@@ -80,3 +80,22 @@ def test_copies_of_a_card_far_above_the_top_or_of_another_colour_are_still_illeg
             judge.rule(change)
         said = [(e.type, str(e.card)) for e in judge.rule(Together(1, twins, 8.0, 240))]
         assert ("illegal_play", str(twins[0])) in said and not any(kind == "card_played" for kind, _ in said)
+
+
+def test_a_card_not_a_one_built_on_was_played_on_the_stack_of_its_colour_it_strayed_from():
+    # seed 99606, eight players: the y6 and y7 landed unseen on the y5's stack, the y8 was slapped apart from it
+    # ("not a one" where no stack was), then the y9 went on the y8: not a stack y1..y7 nobody saw
+    said = judged(*_stack_to(5), Landed(2, Y[8], 7.0, 210), Landed(2, Y[9], 8.0, 240))
+    assert said[5:] == [
+        ("illegal_play", "y8"),
+        ("card_played", "y6"),
+        ("card_played", "y7"),
+        ("card_played", "y8"),
+        ("card_played", "y9"),
+    ]
+
+
+def test_a_card_not_a_one_built_on_far_above_any_stack_of_its_colour_started_a_stack_out_of_view():
+    said = judged(*_stack_to(2), Landed(2, Y[7], 7.0, 210), Landed(2, Y[8], 8.0, 240))
+    assert said[2:4] == [("illegal_play", "y7"), ("stack_started", "y1")]
+    assert said[-1] == ("card_played", "y8")
