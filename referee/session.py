@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import cv2
 import numpy as np
@@ -404,21 +404,21 @@ class _Loop:
         still = self._reading_planned and frame.image is not None and not self.gate.needs_reading(frame.image, region)
         if self._glance_due(frame):
             self._glanced_t = frame.t
-            plan = _Plan(frame, "glance", **made)
+            plan = _Plan(frame, "glance", keep=None, **made)  # a glance reads everything
         elif still:
             return _Plan(frame, "still", **made)
         else:
             # the end-of-round count needs every small, fanned card: several detector passes (see COUNT_EVERY_S)
             within = self._look_box(frame.image) if not counting else None
-            plan = _Plan(frame, "read", thorough=counting, within=within, **made)
+            plan = _Plan(frame, "read", thorough=counting, within=within, keep=self._keep(), **made)
         if self.settings.skip_still and frame.image is not None and not self._reading_planned:
             self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
             self._reading_planned = True
         vision = self.session.vision
         if getattr(vision, "splits", False):
-            keep = None if plan.what == "glance" else self._keep()  # a glance reads everything
             find, options = cast(Any, vision).find, {"thorough": plan.thorough, "within": plan.within}
-            plan.found = pool.submit(find, frame, keep, **options) if pool is not None else find(frame, keep, **options)
+            args = (frame, plan.keep)
+            plan.found = pool.submit(find, *args, **options) if pool is not None else find(*args, **options)
         return plan
 
     def _sightings(self, plan: _Plan) -> Any:
@@ -452,8 +452,7 @@ class _Loop:
         vision's own reading (a glance reads every card, a reading in play those of the centre)."""
         vision = self.session.vision
         if plan.found is None:
-            keep = None if plan.what == "glance" else self._keep()
-            return vision.read(plan.frame, keep, thorough=plan.thorough, within=plan.within)
+            return vision.read(plan.frame, plan.keep, thorough=plan.thorough, within=plan.within)
         found = plan.found.result() if isinstance(plan.found, Future) else plan.found
         return cast(Any, vision).recognise(plan.frame, found)  # a vision that splits its reading
 
@@ -611,9 +610,9 @@ class _Loop:
 
 @dataclass
 class _Plan:
-    """What the frame loop does with one frame (see :meth:`_Loop._planned`): ``what`` is ``skip``,
-    ``unreadable``, ``counted``, ``still``, ``glance`` or ``read``; ``clock`` the change clock at this frame;
-    ``found`` the detector's cards (a Future while it runs in its thread).
+    """What the frame loop does with one frame (see :meth:`_Loop._planned`); ``clock``: the change clock at this
+    frame; for a glance or a reading, ``keep`` (which cards are recognised) and ``found`` (the cards found, a
+    Future while they are being found in their thread).
 
     In play the next frame is planned before this one is refereed, and its detector started, so that it finds
     the next frame's cards while this frame's are being recognised. A plan depends on the referee's state
@@ -622,10 +621,11 @@ class _Plan:
     (``undo``). So the readings and rulings are those of one frame at a time."""
 
     frame: Frame
-    what: str
+    what: Literal["skip", "unreadable", "counted", "still", "glance", "read"]
     clock: Any = None
     thorough: bool = False
     within: Box | None = None
+    keep: Any = None
     state: tuple[Any, ...] = ()
     undo: tuple[Any, ...] = ()
     found: Any = None
