@@ -85,6 +85,8 @@ class Recogniser:
         if len(detections) == 0:
             return detections
         image = _bgr(image)
+        if fits is None:
+            fits = self.fits(image, detections)
         colour = np.full(len(detections), UNKNOWN_COLOUR, np.int8)
         number = np.full(len(detections), UNKNOWN_NUMBER, np.int8)
         back = np.full(len(detections), None, dtype=object)
@@ -92,12 +94,12 @@ class Recogniser:
         corners = detections.corners.copy()
         faces = np.flatnonzero(detections.kind == FACE)
         if len(faces):
-            given = None if fits is None else [fits[i] for i in faces]
-            reading, corners[faces] = self._read(image, detections.corners[faces], self._read_faces, given)
+            face_fits = [fits[i] for i in faces]
+            reading, corners[faces] = self._read(image, detections.corners[faces], self._read_faces, face_fits)
             colour[faces], number[faces], confidence[faces] = reading.colour, reading.number, reading.confidence
         backs = np.flatnonzero(detections.kind == BACK)
         if len(backs):
-            match, corners[backs] = self._read(image, detections.corners[backs], self._read_backs)
+            match, corners[backs] = self._read(image, detections.corners[backs], self._read_backs, [None] * len(backs))
             back[backs] = list(match.back)
             confidence[backs] = match.confidence
         corners = np.array([labelled_like(c, d) for c, d in zip(corners, detections.corners, strict=True)])
@@ -121,20 +123,15 @@ class Recogniser:
         image: npt.NDArray[np.uint8],
         corners: npt.NDArray[np.float32],
         read: Read,
-        given: list[Quad | None] | None = None,
+        fits: list[Quad | None],
     ) -> tuple[Any, Quads]:
-        """Each quad's reading and the quad it was read through: its own (with ``search``, a face's colour fit
-        where found), or when that reading is unsure and ``search`` is on, the best-scored of its candidates
-        (all unsure ones in one more network call)."""
+        """Each quad's reading and the quad it was read through: its own (or its colour fit where ``fits`` has
+        one, see :meth:`fits`), or when that reading is unsure and ``search`` is on, the best-scored of its
+        candidates (all unsure ones in one more network call)."""
         boxes = np.asarray(corners, np.float32)
-        face = read == self._read_faces
         # Faces are first read through their colour fit where one is found (else their box): a box straddling a
         # stack's top and the edge of the card under it reads garbage, sometimes surely (sample round, every
         # frame: 11 -> 5 illegal plays said, truth 1), while the fit takes the stack's outline.
-        if given is not None:
-            fits = given
-        else:
-            fits = [fit_face(image, quad) for quad in boxes] if face and self.search else [None] * len(boxes)
         chosen = np.array([box if fit is None else fit for box, fit in zip(boxes, fits, strict=True)], np.float32)
         reading, _, sure = read(crops_of(image, chosen.reshape(-1, 4, 2)), False)
         unsure = np.flatnonzero(~sure)
