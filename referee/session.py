@@ -121,7 +121,9 @@ class SessionSettings:
     last reading stands for it."""
     overlap: bool = True
     """In play, find the next frame's cards (the detector, in a thread of its own) while this frame's are being
-    recognised and refereed: the same readings and rulings as one frame at a time, in less time."""
+    recognised and refereed: the same readings and rulings as one frame at a time, in less time. The loop then
+    takes each frame once the next one has come: right for a recorded video, a frame late for a live camera
+    (the live service reads its frames itself, one at a time)."""
 
 
 class Session:
