@@ -211,3 +211,33 @@ class SeatWatch:
 
 def _apart(r1: float, a1: float, r2: float, a2: float) -> float:
     return math.hypot(r1 * math.cos(a1) - r2 * math.cos(a2), r1 * math.sin(a1) - r2 * math.sin(a2))
+
+
+def owed_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], players: Sequence[str]) -> Counter[str]:
+    """The centre cards per player that the rules settle although play did not name them: each player holds one
+    card of each colour and number, so ``players``' copies of one card in the centre are one each. Where a card
+    lies in the centre as often as there are players, every player not named for one of its copies played one
+    of the unnamed copies (two players: both r7s in the centre are one each, whoever was seen playing them).
+    Nothing when a card lies there more often than there are players, or two of its copies name one player: the
+    players or the readings are then in doubt.
+
+    >>> r7, b2 = Card.parse("r7"), Card.parse("b2")
+    >>> sorted(owed_by_elimination([r7, r7, b2], [None, "red-red", None], ["red-red", "blue-blue"]).items())
+    [('blue-blue', 1)]
+    >>> sorted(owed_by_elimination([r7, r7], [None, None], ["red-red", "blue-blue"]).items())
+    [('blue-blue', 1), ('red-red', 1)]
+    >>> owed_by_elimination([r7, r7, r7], [None, None, None], ["red-red", "blue-blue"])
+    Counter()
+    """
+    groups: defaultdict[Card, list[str | None]] = defaultdict(list)
+    for card, owner in zip(cards, owners, strict=True):
+        groups[card].append(owner)
+    if not players or any(len(group) > len(players) for group in groups.values()):
+        return Counter()
+    owed: Counter[str] = Counter()
+    for group in groups.values():
+        named = [owner for owner in group if owner]
+        if len(group) < len(players) or len(set(named)) < len(named) or not set(named) <= set(players):
+            continue
+        owed.update(player for player in players if player not in named)
+    return owed

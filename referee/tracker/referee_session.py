@@ -35,7 +35,7 @@ from referee.sightings import FrameSightings, Point
 from referee.tracker.counting import CountWarning, Sorter, SpreadCount, SpreadCounter, score_count
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
-from referee.tracker.owners import SeatWatch
+from referee.tracker.owners import SeatWatch, owed_by_elimination
 from referee.tracker.seats import SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
@@ -308,7 +308,22 @@ class Referee:
         self.card_owners = {
             (stack, str(card)): owner for (stack, card), owner in zip(where, owners, strict=True) if owner
         }
-        return Counter(owner for owner in owners if owner)
+        named = Counter(owner for owner in owners if owner)
+        players = self._players()
+        if players:
+            named.update(owed_by_elimination([card for _, card in where], owners, players))
+        return named
+
+    def _players(self) -> tuple[str, ...]:
+        """Every player's back, when known: given, or read on every hand stack at the opening (empty: a hand
+        unread, so the players are not all known)."""
+        if self.backs:
+            return self.backs
+        sorter = self.counter.sorter
+        hands = sorter.hands() if isinstance(sorter, SeatSorter) else []
+        if not hands or any(hand.owner is None for hand in hands):
+            return ()
+        return tuple(dict.fromkeys(hand.owner for hand in hands if hand.owner))
 
     def _unseen_leftovers(self, scored: RoundScored) -> list[CountWarning]:
         """A warning per player whose leftovers would lie outside the picture: counted as seen (often 0), which

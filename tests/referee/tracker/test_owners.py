@@ -9,7 +9,7 @@ from referee.cards import CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
 from referee.tracker.counting import SpreadCount, score_count, with_owners
-from referee.tracker.owners import SeatWatch
+from referee.tracker.owners import SeatWatch, owed_by_elimination
 from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
@@ -174,3 +174,20 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
         (2, "b1"): "blue-blue",
         (2, "b2"): "blue-blue",
     }
+
+
+def test_copies_of_a_card_as_many_as_the_players_are_one_each_whoever_was_seen_playing_them():
+    r7, b2 = Card.parse("r7"), Card.parse("b2")
+    players = ["red-red", "blue-blue"]
+    # the r7 nobody was seen playing is blue-blue's: red-red played the other; the lone b2 stays unsettled
+    assert owed_by_elimination([r7, r7, b2], [None, "red-red", None], players) == {"blue-blue": 1}
+    assert owed_by_elimination([r7, r7], [None, None], players) == {"red-red": 1, "blue-blue": 1}
+    assert owed_by_elimination([r7, r7], ["red-red", "blue-blue"], players) == {}  # named already
+
+
+def test_no_card_is_settled_when_the_players_or_the_readings_are_in_doubt():
+    r7 = Card.parse("r7")
+    players = ["red-red", "blue-blue"]
+    assert owed_by_elimination([r7, r7, r7], [None, None, None], players) == {}  # more copies than players
+    assert owed_by_elimination([r7, r7], ["red-red", "red-red"], players) == {}  # one player named twice
+    assert owed_by_elimination([r7, r7], [None, "green-green"], players) == {}  # a name of no known player
