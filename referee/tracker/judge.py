@@ -262,14 +262,7 @@ class Judge:
         self._off_the_books(book, entry, t, frame)  # it stays, as played
         if home is not None:
             book.stack = home[0]
-        events: list[Event] = []
-        for card in (*skipped, entry[0]):
-            play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
-            book.stack = play.stack
-            events.extend(play.events)
-        if book.stack is not None:
-            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(skipped)
-        return events
+        return self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
 
     def _stack_it_strayed_from(self, card: Card) -> tuple[int, tuple[Card, ...]] | None:
         """The open stack of ``card``'s colour it may have been played on with at most
@@ -345,7 +338,6 @@ class Judge:
             cards = _glimpsed_run(top, change.glimpsed) or _glimpsed_run(top, tuple(covered), start=True)
         if not cards:
             return []
-        events: list[Event] = []
         read = _first_readings(change)
         times = [
             min(read[card], when) if card in read else when
@@ -354,12 +346,18 @@ class Judge:
         limit = _down_above(change, cards)
         for i in reversed(range(len(times))):  # a card lower in the stack came down before the one on it
             limit = times[i] = min(times[i], limit)
-        for card, (t, frame) in zip(cards, times, strict=True):
+        return self._pushed(book, [(card, t, frame) for card, (t, frame) in zip(cards, times, strict=True)])
+
+    def _pushed(self, book: _PileBook, cards: list[tuple[Card, float, int]], unseen: int | None = None) -> list[Event]:
+        """``cards`` (each with when it came down) played in turn on the pile's stack, the first ``unseen`` of
+        them (None: all) counted as played unseen; their events."""
+        events: list[Event] = []
+        for card, t, frame in cards:
             play = self.centre.push(Landing(card, book.stack, t=t, frame=frame))
             book.stack = play.stack
             events.extend(play.events)
         if book.stack is not None:
-            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(cards)
+            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + (len(cards) if unseen is None else unseen)
         return events
 
     def _available(self, card: Card) -> bool:
@@ -482,14 +480,7 @@ class Judge:
         between = hidden_plays(top, card, hidden_s=math.inf, available=self._available, settings=self.inference)
         if not between:
             return []
-        events: list[Event] = []
-        for missed in between:
-            play = self.centre.push(Landing(missed, book.stack, t=change.t, frame=change.frame))
-            book.stack = play.stack
-            events.extend(play.events)
-        if book.stack is not None:
-            self.inferred[book.stack] = self.inferred.get(book.stack, 0) + len(between)
-        return events
+        return self._pushed(book, [(missed, change.t, change.frame) for missed in between])
 
     def _uncovered(self, book: _PileBook, change: Uncovered) -> list[Event]:
         events: list[Event] = []
