@@ -121,20 +121,18 @@ class SeatSorter:
         at 0.4)."""
         kept = [s for s in sightings if zone is None or not point_in_polygon(s.centre, zone)]
         backs = [s for s in kept if s.kind == "back" and s.back]
-        named: list[tuple[Sighting, str | None, float]] = []
+        votes: list[dict[str, float]] = []
         for s in kept:
-            owner, evidence = None, 0.0
+            here: dict[str, float] = {}
             if s.kind == "back":
-                votes: dict[str, float] = {}
                 for b in backs:
-                    near = math.hypot(b.centre[0] - s.centre[0], b.centre[1] - s.centre[1]) <= SAME_PLACE_MM
-                    if near and b.back:
-                        votes[b.back] = votes.get(b.back, 0.0) + b.identity_confidence
-                best = max(votes, key=lambda k: votes[k]) if votes else None
-                if best is not None and votes[best] >= OWNER_EVIDENCE:
-                    owner, evidence = best, votes[best]
-            named.append((s, owner, evidence))
-        places = (_Place(*_polar(s.centre, middle), owner, s.kind == "back") for s, owner in _one_seat_each(named))
+                    if b.back and math.hypot(b.centre[0] - s.centre[0], b.centre[1] - s.centre[1]) <= SAME_PLACE_MM:
+                        here[b.back] = here.get(b.back, 0.0) + b.identity_confidence
+            votes.append(here)
+        owners = _one_seat_each([s.centre for s in kept], votes)
+        places = (
+            _Place(*_polar(s.centre, middle), owner, s.kind == "back") for s, owner in zip(kept, owners, strict=True)
+        )
         return cls(places, middle, view)
 
     @property
@@ -300,22 +298,30 @@ class SeatSorter:
         return ranked[0][1]
 
 
-def _one_seat_each(named: list[tuple[Sighting, str | None, float]]) -> list[tuple[Sighting, str | None]]:
-    """Each back owns one seat: a back named at places farther apart than a seat spans (:data:`OWNER_REACH_MM`
-    twice) is kept where it was read surest, and the other places are left without an owner (seed 99202, four
-    players: a hand stack cut by the picture's edge read "red-red" at 0.6 across the table from red-red's own)."""
-    surest: dict[str, tuple[float, Point]] = {}
-    for s, owner, evidence in named:
-        if owner is not None and evidence > surest.get(owner, (-1.0, (0.0, 0.0)))[0]:
-            surest[owner] = (evidence, s.centre)
+def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -> list[str | None]:
+    """The owner of each place from the backs read there (``votes``: summed identity confidence per back), each
+    back owning one seat: the surest readings name their places first, and a back already owning a place farther
+    away than a seat spans (:data:`OWNER_REACH_MM` twice) names no other, which then takes its next back with
+    :data:`OWNER_EVIDENCE` (seed 99202, four players: a hand stack cut by the picture's edge read "red-red" at 0.6
+    across the table from red-red's own; seed 99602: one read "red-red" at 0.54 and "red-pink" at 0.5, the
+    red-pink seat).
 
-    def own(s: Sighting, owner: str | None) -> str | None:
-        if owner is None:
-            return None
-        x, y = surest[owner][1]
-        return owner if math.hypot(s.centre[0] - x, s.centre[1] - y) <= 2 * OWNER_REACH_MM else None
-
-    return [(s, own(s, owner)) for s, owner, _ in named]
+    >>> _one_seat_each([(0.0, 500.0), (0.0, -500.0)], [{"red-red": 2.9}, {"red-red": 0.54, "red-pink": 0.5}])
+    ['red-red', 'red-pink']
+    """
+    claims = sorted(
+        ((evidence, back, i) for i, here in enumerate(votes) for back, evidence in here.items()),
+        key=lambda claim: (-claim[0], claim[1], claim[2]),
+    )
+    owners: list[str | None] = [None] * len(places)
+    owned_at: dict[str, Point] = {}
+    for evidence, back, i in claims:
+        if evidence < OWNER_EVIDENCE or owners[i] is not None:
+            continue
+        x, y = owned_at.setdefault(back, places[i])
+        if math.hypot(places[i][0] - x, places[i][1] - y) <= 2 * OWNER_REACH_MM:
+            owners[i] = back
+    return owners
 
 
 def _apart(a: _Place, b: _Place) -> float:

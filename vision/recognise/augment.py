@@ -45,6 +45,7 @@ class CameraSettings:
     squash_p: float = 0.0  # foreshortening: a steep camera (or a wide lens's edge) shrinks the picture's vertical
     detector_p: float = 0.0  # cut out through a rough detector-like box (detector_box) instead of the noisy quad
     beneath_p: float = 0.0  # the card lies on another (as on a stack), slapped askew: the one below peeks out
+    fanned_p: float = 0.0  # the card lies in a fan of its own back (the count's spreads): only a strip shows
 
 
 DEFAULT_CAMERA = CameraSettings()
@@ -78,8 +79,13 @@ def camera_crop(
         quad = _squash(quad, canvas_side, rng)
     if beneath is not None and settings.beneath_p > 0 and rng.random() < settings.beneath_p:
         _paste(canvas, beneath, _slapped_under(quad, card_w, rng))
+    fan = _fan(quad, rng) if settings.fanned_p > 0 and rng.random() < settings.fanned_p else None
+    for lower in fan[0] if fan else ():
+        _paste(canvas, card, lower)
     card_mask = _paste(canvas, card, quad)
     covered = np.zeros(card_mask.shape, bool)
+    for upper in fan[1] if fan else ():
+        covered |= _paste(canvas, card, upper)
     if occluders and rng.random() < settings.occlusion_p:
         covered = _occlude(canvas, quad, card_w, card_h, occluders, card_mask, settings.min_visible, rng)
     visible = 1.0 - int(np.count_nonzero(covered & card_mask)) / max(1, int(np.count_nonzero(card_mask)))
@@ -207,6 +213,28 @@ def _slapped_under(quad: npt.NDArray[np.float32], card_w: float, rng: np.random.
     rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
     shift = rng.uniform(0.03, 0.15) * card_w * np.array([np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a)])
     return ((quad - centre) @ rot.T + centre + shift).astype(np.float32)
+
+
+def _fan(
+    quad: npt.NDArray[np.float32], rng: np.random.Generator
+) -> tuple[list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]]]:
+    """Where the other cards of a fan lie, below and above the card: after the round the cards are spread out
+    face down to be counted, each over the last, so of a card in the fan only a strip of 6-50 % of its width
+    (or, in a leftover line laid lengthwise, of its height) shows beside the next, and the crop through its box
+    is mostly the cards above it, of the same back. Each lies a little askew of the last."""
+    centre = quad.mean(axis=0)
+    across = (quad[1] - quad[0] + quad[2] - quad[3]) / 2  # the card's short side, left to right
+    down = (quad[3] - quad[0] + quad[2] - quad[1]) / 2
+    step = (across if rng.random() < 0.7 else down) * rng.uniform(0.06, 0.5) * rng.choice([-1.0, 1.0])
+    above = int(rng.integers(1, 6))
+    below = int(rng.integers(0, 3)) if rng.random() < 0.5 else 0
+
+    def placed(k: int) -> npt.NDArray[np.float32]:
+        turn = np.deg2rad(float(rng.normal(0, 3)))
+        rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
+        return ((quad - centre) @ rot.T + centre + k * step).astype(np.float32)
+
+    return [placed(-k) for k in range(below, 0, -1)], [placed(k) for k in range(1, above + 1)]
 
 
 def _squash(quad: npt.NDArray[np.float32], side: int, rng: np.random.Generator) -> npt.NDArray[np.float32]:

@@ -61,6 +61,7 @@ class FinetuneConfig:
     squash_p: float = 0.0  # share of extra crops seen from a low angle (foreshortened)
     detector_p: float = 0.0  # share of extra crops cut out through a rough detector-like box
     beneath_p: float = 0.0  # faces: share of extra crops lying on the card one lower, slapped askew (a stack)
+    fanned_p: float = 0.0  # backs: share of extra crops lying in a fan of their own back (only a strip shows)
     threads: int = 1
 
     def key(self) -> str:
@@ -68,7 +69,9 @@ class FinetuneConfig:
         squash = f"-q{self.squash_p}" if self.squash_p else ""
         detector = f"-d{self.detector_p}" if self.detector_p else ""
         beneath = f"-b{self.beneath_p}" if self.beneath_p else ""
-        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{grain}{squash}{detector}{beneath}"
+        fanned = f"-f{self.fanned_p}" if self.fanned_p else ""
+        tail = f"{grain}{squash}{detector}{beneath}{fanned}"
+        return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{tail}"
 
     def camera(self) -> CameraSettings:
         """Small faces are where faces fail: widths 22..130 px, blurred more often than in the first training."""
@@ -82,7 +85,13 @@ class FinetuneConfig:
                 detector_p=self.detector_p,
                 beneath_p=self.beneath_p,
             )
-        return CameraSettings(min_width=24, grain_p=self.grain_p, squash_p=self.squash_p, detector_p=self.detector_p)
+        return CameraSettings(
+            min_width=24,
+            grain_p=self.grain_p,
+            squash_p=self.squash_p,
+            detector_p=self.detector_p,
+            fanned_p=self.fanned_p,
+        )
 
 
 def load_onnx(model: nn.Module, path: Path) -> nn.Module:
@@ -215,11 +224,14 @@ def main() -> None:
     parser.add_argument(
         "--beneath", type=float, default=0.0, help="faces: share of extra crops lying on the card one lower (a stack)"
     )
+    parser.add_argument(
+        "--fanned", type=float, default=0.0, help="backs: share of extra crops lying in a fan of their own back"
+    )
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
                             grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
-                            beneath_p=args.beneath, threads=args.threads)  # fmt: skip
+                            beneath_p=args.beneath, fanned_p=args.fanned, threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 
 

@@ -75,6 +75,10 @@ def _buckets(crops: Crops) -> dict[str, np.ndarray]:
     }
 
 
+FANNED_PHOTO = CameraSettings(fanned_p=1.0, detector_p=0.6, occlusion_p=0.0)
+"""Held-out back crops lying in a fan of their own back (see :func:`vision.recognise.augment.camera_crop`)."""
+
+
 def measure_backs(
     embedder: BackEmbedder, count: int, seed: int = HELD_OUT_SEED, png: Path | None = None
 ) -> dict[str, Any]:
@@ -98,6 +102,11 @@ def measure_backs(
     matcher = BackMatcher(enrolled, embedder)
     result["enrolled_unseen"] = _back_accuracy(matcher, unseen_test, names, None)
     result["defaults_after_enrolment"] = _back_accuracy(matcher, test, [d.id for d in DEFAULT_BACKS], None)
+    # last, so the draws above stay those of earlier measurements: the defaults in fans of their own back, as the
+    # count's spreads lie (a strip of each card shows), cut out through detector-like boxes as in a replay
+    fanned = photograph(defaults, count, rng, _back_occluders(seed), FANNED_PHOTO)
+    default_ids = [d.id for d in DEFAULT_BACKS]
+    result["defaults_fanned"] = _back_accuracy(BackMatcher(catalogue, embedder), fanned, default_ids, None)
     return result
 
 

@@ -90,6 +90,23 @@ def test_a_back_read_at_two_seats_across_the_table_owns_only_the_one_where_it_wa
     assert sorter.owner_at((0.0, -300.0)) is None
 
 
+def test_a_place_whose_likeliest_back_owns_another_seat_takes_its_next_back() -> None:
+    # seed 99602, four players: the far hand stack, cut by the edge, read "red-red" (0.32 + 0.22) and "red-pink"
+    # (0.5) while red-red's own read 0.97 four times; each player has one deck, so the far one is red-pink's
+    near = _seat("red-red", 400.0)
+    cut = [
+        Sighting.back_at("red-red", (140.0, -400.0), identity_confidence=0.32),
+        Sighting.back_at("red-pink", (142.0, -401.0), identity_confidence=0.5),
+        Sighting.back_at("red-red", (139.0, -399.0), identity_confidence=0.22),
+    ]
+    sorter = SeatSorter.from_opening([*near, *cut], (0.0, 0.0), ZONE)
+    assert set(sorter.owners) == {"red-red", "red-pink"}
+    assert sorter.owner_at((0.0, -300.0)) == "red-pink"
+    # the next back must be read as surely as any owner: a passing 0.3 names nobody
+    weak = [*cut[:1], Sighting.back_at("red-pink", (142.0, -401.0), identity_confidence=0.3), cut[2]]
+    assert SeatSorter.from_opening([*near, *weak], (0.0, 0.0), ZONE).owner_at((0.0, -300.0)) is None
+
+
 def test_a_card_between_two_seats_about_as_far_from_both_has_no_owner() -> None:
     places = [Sighting.back_at("red-red", (300.0, 300.0)), Sighting.back_at("blue-blue", (-300.0, 300.0))]
     sorter = SeatSorter.from_opening(places, (0.0, 0.0), ZONE)

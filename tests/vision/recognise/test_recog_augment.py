@@ -95,3 +95,23 @@ def test_a_card_slapped_on_another_shows_the_one_below_at_its_edges_and_stays_wh
         centre = sample.crop[30:66, 20:44].reshape(-1, 3).astype(int)
         assert (centre[:, 2] > centre[:, 1] + 30).mean() > 0.95  # the top card, red, fills the middle
     assert green_at_edges >= 4
+
+
+def test_a_card_in_a_fan_of_its_own_back_shows_a_strip_and_the_crop_is_its_back_all_the_same() -> None:
+    card = np.zeros((182, 118, 4), np.uint8)
+    card[..., 2], card[..., 3] = 230, 255  # red all over
+    settings = replace(STILL, fanned_p=1.0)
+    shown = []
+    for seed in range(12):
+        sample = camera_crop(card, np.random.default_rng(seed), settings=settings)
+        shown.append(sample.visible)
+        middle = sample.crop[20:76, 12:52].reshape(-1, 3).astype(int)
+        assert (middle[:, 2] > middle[:, 1] + 40).mean() > 0.95  # the cards over it are the same red back
+    assert all(0.05 < v < 0.6 for v in shown)  # one strip of 10-50 % of the card's width or height shows
+    assert len({round(v, 2) for v in shown}) > 6  # strips of many widths
+
+
+def test_without_fans_a_lone_card_stays_whole() -> None:
+    card = np.zeros((182, 118, 4), np.uint8)
+    card[..., 1], card[..., 3] = 230, 255
+    assert all(camera_crop(card, np.random.default_rng(s), settings=STILL).visible == 1.0 for s in range(4))
