@@ -118,7 +118,7 @@ class SeatSorter:
         read in several frames. The backs read at one place (within :data:`SAME_PLACE_MM`) vote for its owner
         by their identity confidence; a back with :data:`OWNER_EVIDENCE` in all names the owner of the places
         round it (one sure reading, or two unsure ones that agree: a hand stack cut by the picture's edge reads
-        at 0.4)."""
+        at 0.4), each back one seat's (see :func:`_one_seat_each`)."""
         kept = [s for s in sightings if zone is None or not point_in_polygon(s.centre, zone)]
         backs = [s for s in kept if s.kind == "back" and s.back]
         votes: list[dict[str, float]] = []
