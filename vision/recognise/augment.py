@@ -46,6 +46,7 @@ class CameraSettings:
     detector_p: float = 0.0  # cut out through a rough detector-like box (detector_box) instead of the noisy quad
     beneath_p: float = 0.0  # the card lies on another (as on a stack), slapped askew: the one below peeks out
     fanned_p: float = 0.0  # the card lies in a fan of its own back (the count's spreads): only a strip shows
+    fan_mixed_p: float = 0.0  # each other card of a fan is an occluder instead (a stack fanned where it lay)
 
 
 DEFAULT_CAMERA = CameraSettings()
@@ -81,11 +82,11 @@ def camera_crop(
         _paste(canvas, beneath, _slapped_under(quad, card_w, rng))
     fan = _fan(quad, rng) if settings.fanned_p > 0 and rng.random() < settings.fanned_p else None
     for lower in fan[0] if fan else ():
-        _paste(canvas, card, lower)
+        _paste(canvas, _fan_card(card, occluders, settings.fan_mixed_p, rng), lower)
     card_mask = _paste(canvas, card, quad)
     covered = np.zeros(card_mask.shape, bool)
     for upper in fan[1] if fan else ():
-        covered |= _paste(canvas, card, upper)
+        covered |= _paste(canvas, _fan_card(card, occluders, settings.fan_mixed_p, rng), upper)
     if occluders and rng.random() < settings.occlusion_p:
         covered = _occlude(canvas, quad, card_w, card_h, occluders, card_mask, settings.min_visible, rng)
     visible = 1.0 - int(np.count_nonzero(covered & card_mask)) / max(1, int(np.count_nonzero(card_mask)))
@@ -235,6 +236,15 @@ def _fan(
         return ((quad - centre) @ rot.T + centre + k * step).astype(np.float32)
 
     return [placed(-k) for k in range(below, 0, -1)], [placed(k) for k in range(1, above + 1)]
+
+
+def _fan_card(card: Image, others: Sequence[Image], mixed_p: float, rng: np.random.Generator) -> Image:
+    """One other card of a fan: the card's own back (the centre handed back sorted, a leftover line), or with
+    ``mixed_p`` another card (a stack fanned where it lay holds every player's backs, and a strip must be read by
+    itself, not by the cards over it)."""
+    if others and mixed_p > 0 and rng.random() < mixed_p:
+        return others[int(rng.integers(len(others)))]
+    return card
 
 
 def _squash(quad: npt.NDArray[np.float32], side: int, rng: np.random.Generator) -> npt.NDArray[np.float32]:

@@ -62,6 +62,7 @@ class FinetuneConfig:
     detector_p: float = 0.0  # share of extra crops cut out through a rough detector-like box
     beneath_p: float = 0.0  # faces: share of extra crops lying on the card one lower, slapped askew (a stack)
     fanned_p: float = 0.0  # backs: share of extra crops lying in a fan of their own back (only a strip shows)
+    fan_mixed_p: float = 0.0  # backs: share of a fan's other cards that are other cards (a stack fanned in place)
     threads: int = 1
 
     def key(self) -> str:
@@ -70,6 +71,7 @@ class FinetuneConfig:
         detector = f"-d{self.detector_p}" if self.detector_p else ""
         beneath = f"-b{self.beneath_p}" if self.beneath_p else ""
         fanned = f"-f{self.fanned_p}" if self.fanned_p else ""
+        fanned += f"m{self.fan_mixed_p}" if self.fan_mixed_p else ""
         tail = f"{grain}{squash}{detector}{beneath}{fanned}"
         return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{tail}"
 
@@ -91,6 +93,7 @@ class FinetuneConfig:
             squash_p=self.squash_p,
             detector_p=self.detector_p,
             fanned_p=self.fanned_p,
+            fan_mixed_p=self.fan_mixed_p,
         )
 
 
@@ -227,11 +230,15 @@ def main() -> None:
     parser.add_argument(
         "--fanned", type=float, default=0.0, help="backs: share of extra crops lying in a fan of their own back"
     )
+    parser.add_argument(
+        "--fan-mixed", type=float, default=0.0, help="backs: share of a fan's other cards that are other cards"
+    )
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
                             grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
-                            beneath_p=args.beneath, fanned_p=args.fanned, threads=args.threads)  # fmt: skip
+                            beneath_p=args.beneath, fanned_p=args.fanned, fan_mixed_p=args.fan_mixed,
+                            threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 
 

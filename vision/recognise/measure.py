@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,8 @@ def _buckets(crops: Crops) -> dict[str, np.ndarray]:
 
 FANNED_PHOTO = CameraSettings(fanned_p=1.0, detector_p=0.6, occlusion_p=0.0)
 """Held-out back crops lying in a fan of their own back (see :func:`vision.recognise.augment.camera_crop`)."""
+FANNED_MIXED_PHOTO = replace(FANNED_PHOTO, fan_mixed_p=0.5)
+"""... and in a fan of mixed backs (each other card of the fan another back or a face half the time)."""
 
 
 def measure_backs(
@@ -107,6 +110,10 @@ def measure_backs(
     fanned = photograph(defaults, count, rng, _back_occluders(seed), FANNED_PHOTO)
     default_ids = [d.id for d in DEFAULT_BACKS]
     result["defaults_fanned"] = _back_accuracy(BackMatcher(catalogue, embedder), fanned, default_ids, None)
+    # and in fans of every player's backs, as a stack fanned where it lay (half the other cards another back)
+    covers = _back_occluders(seed) + [art for _, art in defaults]
+    mixed = photograph(defaults, count, rng, covers, FANNED_MIXED_PHOTO)
+    result["defaults_fanned_mixed"] = _back_accuracy(BackMatcher(catalogue, embedder), mixed, default_ids, None)
     return result
 
 

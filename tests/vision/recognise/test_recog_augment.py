@@ -115,3 +115,18 @@ def test_without_fans_a_lone_card_stays_whole() -> None:
     card = np.zeros((182, 118, 4), np.uint8)
     card[..., 1], card[..., 3] = 230, 255
     assert all(camera_crop(card, np.random.default_rng(s), settings=STILL).visible == 1.0 for s in range(4))
+
+
+def test_in_a_fan_of_mixed_backs_the_cards_over_the_strip_are_other_cards() -> None:
+    red = np.zeros((182, 118, 4), np.uint8)
+    red[..., 2], red[..., 3] = 230, 255
+    green = np.zeros((182, 118, 4), np.uint8)
+    green[..., 1], green[..., 3] = 230, 255
+    settings = replace(STILL, fanned_p=1.0, fan_mixed_p=1.0)
+    for seed in range(6):
+        sample = camera_crop(red, np.random.default_rng(seed), [green], settings)
+        pixels = sample.crop.reshape(-1, 3).astype(int)
+        greenish = (pixels[:, 1] > pixels[:, 2] + 40).mean()
+        reddish = (pixels[:, 2] > pixels[:, 1] + 40).mean()
+        assert greenish > 0.3  # most of the crop is the other cards over the card
+        assert reddish > 0.03  # and the card's own strip shows
