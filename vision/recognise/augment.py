@@ -222,7 +222,7 @@ def _fan(
     """Where the other cards of a fan lie, below and above the card: after the round the cards are spread out
     face down to be counted, each over the last, so of a card in the fan only a strip of 6-50 % of its width
     (or, in a leftover line laid lengthwise, of its height) shows beside the next, and the crop through its box
-    is mostly the cards above it, of the same back. Each lies a little askew of the last."""
+    is mostly the cards above it (which they are: :func:`_fan_card`). Each lies a little askew of the last."""
     centre = quad.mean(axis=0)
     across = (quad[1] - quad[0] + quad[2] - quad[3]) / 2  # the card's short side, left to right
     down = (quad[3] - quad[0] + quad[2] - quad[1]) / 2

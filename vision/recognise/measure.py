@@ -90,7 +90,9 @@ def measure_backs(
     defaults = back_renders(default_back_looks(), 4, seed)
     catalogue = Catalogue.default()
     test = photograph(defaults, count, rng, _back_occluders(seed))
-    result = {"defaults": _back_accuracy(BackMatcher(catalogue, embedder), test, [d.id for d in DEFAULT_BACKS], png)}
+    default_ids = [d.id for d in DEFAULT_BACKS]
+    plain = BackMatcher(catalogue, embedder)
+    result = {"defaults": _back_accuracy(plain, test, default_ids, png)}
 
     unseen = back_renders(back_looks(UNSEEN_BACK_SEEDS), 4, seed)
     enrol_crops = photograph(unseen, 60, rng, settings=ENROL_PHOTO)
@@ -104,16 +106,15 @@ def measure_backs(
     unseen_test = photograph(unseen, count, rng, _back_occluders(seed))
     matcher = BackMatcher(enrolled, embedder)
     result["enrolled_unseen"] = _back_accuracy(matcher, unseen_test, names, None)
-    result["defaults_after_enrolment"] = _back_accuracy(matcher, test, [d.id for d in DEFAULT_BACKS], None)
+    result["defaults_after_enrolment"] = _back_accuracy(matcher, test, default_ids, None)
     # last, so the draws above stay those of earlier measurements: the defaults in fans of their own back, as the
     # count's spreads lie (a strip of each card shows), cut out through detector-like boxes as in a replay
     fanned = photograph(defaults, count, rng, _back_occluders(seed), FANNED_PHOTO)
-    default_ids = [d.id for d in DEFAULT_BACKS]
-    result["defaults_fanned"] = _back_accuracy(BackMatcher(catalogue, embedder), fanned, default_ids, None)
+    result["defaults_fanned"] = _back_accuracy(plain, fanned, default_ids, None)
     # and in fans of every player's backs, as a stack fanned where it lay (half the other cards another back)
     covers = _back_occluders(seed) + [art for _, art in defaults]
     mixed = photograph(defaults, count, rng, covers, FANNED_MIXED_PHOTO)
-    result["defaults_fanned_mixed"] = _back_accuracy(BackMatcher(catalogue, embedder), mixed, default_ids, None)
+    result["defaults_fanned_mixed"] = _back_accuracy(plain, mixed, default_ids, None)
     return result
 
 
