@@ -43,6 +43,8 @@ class ReplayOptions:
     min_visible: float = DEFAULT_MIN_VISIBLE
     stride: int = 1
     skip_still: bool = False
+    remember: bool = True
+    """Still cards keep their readings (see :class:`referee.session.SessionSettings`)."""
     overlap: bool = True
     """The next frame's detector runs beside this frame's recognition (see :class:`SessionSettings`)."""
     video: bool = True
@@ -86,6 +88,7 @@ def replay_video(
         geometry=options.geometry,
         referee=options.referee,
         skip_still=options.skip_still,
+        remember=options.remember,
         overlap=options.overlap,
     )
     session = Session(vision, settings)

@@ -43,6 +43,7 @@ from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
 from vision.change import ChangeClock, ChangeGate, Region
 from vision.detections import BACK
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
+from vision.recognise.memo import ReadingMemo
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
 
@@ -119,6 +120,9 @@ class SessionSettings:
     skip_still: bool = False
     """Read a frame only when the picture changed since the last reading (:mod:`vision.change`); otherwise the
     last reading stands for it."""
+    remember: bool = True
+    """With ``skip_still``: a card that lies still where it was read keeps its reading, so that a frame read
+    reads only the cards that changed (:mod:`vision.recognise.memo`)."""
     overlap: bool = True
     """In play, find the next frame's cards (the detector, in a thread of its own) while this frame's are being
     recognised and refereed: the same readings and rulings as one frame at a time, in less time. The loop then
@@ -280,6 +284,8 @@ class _Loop:
         readings_per_s = result.info.fps / max(1, session.settings.stride)
         self.gate = ChangeGate(max_age=gate_max_age(session.settings.referee, readings_per_s))
         self.clock = ChangeClock()
+        # still cards keep their readings (vision.recognise.memo), as still frames keep theirs
+        self.memo = ReadingMemo() if self.settings.skip_still and self.settings.remember else None
         zone = geometry.zones.centre
         self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
         self._last_reading: tuple[Any, Any] | None = None
@@ -456,7 +462,8 @@ class _Loop:
         if plan.found is None:
             return vision.read(plan.frame, plan.keep, thorough=plan.thorough, within=plan.within)
         found = plan.found.result() if isinstance(plan.found, Future) else plan.found
-        return cast(Any, vision).recognise(plan.frame, found)  # a vision that splits its reading
+        clock = plan.clock if self.memo is not None else None
+        return cast(Any, vision).recognise(plan.frame, found, self.memo, clock)  # a vision that splits its reading
 
     def _glance_due(self, frame: Frame) -> bool:
         """Every :data:`SEAT_GLANCE_S` in play, when the referee would use it, a frame is read whole."""

@@ -15,8 +15,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from referee.errors import InputFileError
+from vision.change import ClockReading
 from vision.detections import CardDetections
 from vision.oracle import DEFAULT_MIN_VISIBLE, TruthFrame, read_truth_frames
+from vision.recognise.memo import ReadingMemo
 from vision.sources import Frame, VideoInfo
 
 Keep = Callable[[CardDetections], np.ndarray]
@@ -122,19 +124,35 @@ class DetectorVision:
         self.fit_ms += (time.perf_counter() - found) * 1000
         return Found(detections, fits)
 
-    def recognise(self, frame: Frame, found: Found) -> tuple[CardDetections, np.ndarray | None]:
-        """The cards :meth:`find` found, their identities read."""
+    def recognise(
+        self, frame: Frame, found: Found, memo: ReadingMemo | None = None, clock: ClockReading | None = None
+    ) -> tuple[CardDetections, np.ndarray | None]:
+        """The cards :meth:`find` found, their identities read. ``memo`` and ``clock`` (the frame's change clock):
+        a card found where it was read before, the picture unchanged there since, keeps that reading
+        (:mod:`vision.recognise.memo`); the memo learns this frame's readings."""
         self.calls += 1
         detections = found.detections
-        if self.recogniser is not None and frame.image is not None and len(detections):
-            # it reads each rough box through a few quads (vision.recognise.quads)
-            start = time.perf_counter()
-            if found.fits is not None:
-                detections = self.recogniser(frame.image, detections, fits=found.fits)
-            else:
-                detections = self.recogniser(frame.image, detections)
-            self.recognise_ms += (time.perf_counter() - start) * 1000
-        return detections, None
+        if self.recogniser is None or frame.image is None or not len(detections):
+            return detections, None
+        start = time.perf_counter()
+        fresh = np.ones(len(detections), bool)
+        remembered = CardDetections.empty()
+        since = np.full(len(detections), np.nan)
+        if memo is not None and clock is not None:
+            since = clock.since(detections.corners)
+            known, remembered = memo.recall(detections, since, frame.t)
+            fresh = ~known
+        fits = None if found.fits is None else [fit for fit, new in zip(found.fits, fresh, strict=True) if new]
+        # it reads each rough box through a few quads (vision.recognise.quads)
+        read = detections[fresh]
+        if len(read):
+            options = {"fits": fits} if fits is not None else {}
+            read = self.recogniser(frame.image, read, **options)
+        if memo is not None and clock is not None:
+            memo.remember(detections.corners[fresh], read, since[fresh], frame.t)
+        order = np.argsort(np.r_[np.flatnonzero(fresh), np.flatnonzero(~fresh)], kind="stable")
+        self.recognise_ms += (time.perf_counter() - start) * 1000
+        return CardDetections.concatenate([read, remembered])[order], None
 
 
 @dataclass(frozen=True)

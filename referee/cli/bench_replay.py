@@ -16,25 +16,32 @@ from referee.errors import SetupError
 SAMPLE = Path("datasets/samples/round.mp4")
 BASELINE = "every frame"
 ONE_AT_A_TIME = "one frame at a time"
+FORGETFUL = "still cards read again"
 DEFAULT = "default"
-PATHS = {BASELINE: (False, True), ONE_AT_A_TIME: (True, False), DEFAULT: (True, True)}
+PATHS = {
+    BASELINE: (False, True, True),
+    FORGETFUL: (True, True, False),
+    ONE_AT_A_TIME: (True, False, True),
+    DEFAULT: (True, True, True),
+}
 """The paths compared, by whether still frames reuse the last reading (``ligretto replay`` reads every frame
-with ``--every-frame``) and whether the next frame's detector runs beside this frame's recognition (the
-default; one frame at a time is the same readings and rulings, in more time)."""
+with ``--every-frame``), whether the next frame's detector runs beside this frame's recognition (the default;
+one frame at a time is the same readings and rulings, in more time) and whether a card lying still where it
+was read keeps its reading (:mod:`vision.recognise.memo`; the default)."""
 
 EPILOG = """\
 examples:
   ligretto bench replay
   ligretto bench replay datasets/samples/round.mp4 --repeat 3 --video
 
-replays VIDEO (default: the sample round) with the real models, the three paths --repeat times each (in turn,
-reversed every other time, so a load that drifts weighs on all alike): every frame read, still frames reusing
-the last reading but one frame at a time, and the default (still frames reuse, and the next frame's detector
-runs beside this frame's recognition). Prints per path: the real-time multiple as 'ligretto replay' prints it
-(the frame loop) and over the whole replay (finding the table plane and writing the outputs too), CPU seconds,
-frames the detector read, and events; then the default's speed against each other path, and how its rulings
-differ from theirs. With VIDEO.events.jsonl beside the video (a rendered round's truth) it also scores each
-path's rulings."""
+replays VIDEO (default: the sample round) with the real models, the four paths --repeat times each (in turn,
+reversed every other time, so a load that drifts weighs on all alike): every frame read, still cards read again
+at each reading, still frames reusing the last reading but one frame at a time, and the default (still frames
+reuse, still cards keep their readings, and the next frame's detector runs beside this frame's recognition).
+Prints per path: the real-time multiple as 'ligretto replay' prints it (the frame loop) and over the whole
+replay (finding the table plane and writing the outputs too), CPU seconds, frames the detector read, and events;
+then the default's speed against each other path, and how its rulings differ from theirs. With
+VIDEO.events.jsonl beside the video (a rendered round's truth) it also scores each path's rulings."""
 
 
 @dataclass(frozen=True)
@@ -82,16 +89,18 @@ def run(args: argparse.Namespace) -> int:
     order = [name for i in range(args.repeat) for name in (list(PATHS) if i % 2 == 0 else list(PATHS)[::-1])]
     with tempfile.TemporaryDirectory() as folder:
         for name in order:
-            skip_still, overlap = PATHS[name]
-            options = ReplayOptions(video=args.annotated, report=False, skip_still=skip_still, overlap=overlap)
+            skip_still, overlap, remember = PATHS[name]
+            options = ReplayOptions(
+                video=args.annotated, report=False, skip_still=skip_still, overlap=overlap, remember=remember
+            )
             runs[name].append(_replay(args.video, Path(folder), options, visions[overlap]))
     for name, done in runs.items():
         print(_line(name, done, truth))
     fast = max(r.loop_x for r in runs[DEFAULT])
-    for other in (BASELINE, ONE_AT_A_TIME):
+    for other in (BASELINE, FORGETFUL, ONE_AT_A_TIME):
         slow = max(r.loop_x for r in runs[other])
         print(f"default / {other}: {fast / slow:.2f}x the speed (best runs, frame loop)")
-    for other in (BASELINE, ONE_AT_A_TIME):
+    for other in (BASELINE, FORGETFUL, ONE_AT_A_TIME):
         print(f"default against {other}: {_differences(runs[other][0].said, runs[DEFAULT][0].said)}")
     return 0
 

@@ -30,25 +30,31 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return film(two_player_round(), tmp_path_factory.mktemp("clip") / "round.mp4")["video"]
 
 
-def test_bench_replay_prints_the_three_paths_their_ratios_and_whether_the_rulings_agree(clip, monkeypatch, capsys):
+def test_bench_replay_prints_the_four_paths_their_ratios_and_whether_the_rulings_agree(clip, monkeypatch, capsys):
     reader = _split_reader()
     monkeypatch.setattr(DetectorVision, "load", classmethod(lambda cls, **kw: cls(reader)))
     assert main(["bench", "replay", str(clip)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("every frame") and "detector read 480 of 480 frames" in lines[0]
-    assert lines[1].startswith("one frame at a time") and "detector read 480 of" not in lines[1]
-    assert lines[2].startswith("default") and "detector read 480 of" not in lines[2]
-    assert all("plays 5/5 right (5 said), illegal 1/1" in line for line in lines[:3])
-    assert lines[3].startswith("default / every frame: ")
-    assert lines[4].startswith("default / one frame at a time: ")
+    assert lines[1].startswith("still cards read again") and "detector read 480 of" not in lines[1]
+    assert lines[2].startswith("one frame at a time") and "detector read 480 of" not in lines[2]
+    assert lines[3].startswith("default") and "detector read 480 of" not in lines[3]
+    assert all("plays 5/5 right (5 said), illegal 1/1" in line for line in lines[:4])
+    assert lines[4].startswith("default / every frame: ")
+    assert lines[5].startswith("default / still cards read again: ")
+    assert lines[6].startswith("default / one frame at a time: ")
     # the same rulings, none said sooner, none more than 3 frames (0.1 s) later: the most frames one reading
     # stands for (the clip's numbers are faint grey rims, which the gate sees only when it reads again anyway)
-    assert lines[5].startswith("default against every frame: the same rulings; the ones both said, said ")
-    soonest, latest = (float(x) for x in lines[5].rsplit("said ", 1)[1].removesuffix(" s later").split(".."))
+    assert lines[7].startswith("default against every frame: the same rulings; the ones both said, said ")
+    soonest, latest = (float(x) for x in lines[7].rsplit("said ", 1)[1].removesuffix(" s later").split(".."))
     assert 0.0 <= soonest <= latest <= 0.1 + 1e-6
+    # a card lying still keeps its reading: the clip's cards read the same either way
+    assert lines[8] == (
+        "default against still cards read again: the same rulings; the ones both said, said +0.000..+0.000 s later"
+    )
     # overlapping the frames changes when the work is done, never what is said or when
     assert (
-        lines[6]
+        lines[9]
         == "default against one frame at a time: the same rulings; the ones both said, said +0.000..+0.000 s later"
     )
 
