@@ -147,15 +147,20 @@ class SplitReader:
         )
 
 
+def rulings(video: Path, reader: SplitReader, settings: SessionSettings) -> list[tuple[str, float]]:
+    """The rulings said replaying ``video`` with ``reader``, and when."""
+    session = Session(DetectorVision(reader), settings)
+    with VideoSource(video) as source:
+        result = session.run(source, samples=list(source.sample(session.sample_times(source.info))))
+    return [(e.event.to_json_line(), e.said_t) for e in result.emitted]
+
+
 @pytest.mark.parametrize("skip_still", [False, True])
 def test_the_next_frame_is_detected_beside_this_one_with_the_same_rulings(clip, skip_still):
     said, threads = {}, {}
     for overlap in (False, True):
         reader = SplitReader()
-        session = Session(DetectorVision(reader), SessionSettings(skip_still=skip_still, overlap=overlap))
-        with VideoSource(clip["video"]) as source:
-            result = session.run(source, samples=list(source.sample(session.sample_times(source.info))))
-        said[overlap] = [(e.event.to_json_line(), e.said_t) for e in result.emitted]
+        said[overlap] = rulings(clip["video"], reader, SessionSettings(skip_still=skip_still, overlap=overlap))
         threads[overlap] = reader.threads
     assert said[True] == said[False]  # the round stops and is counted: plans made ahead are undone and made again
     assert any(t.startswith("detector") for t in threads[True])
@@ -179,10 +184,7 @@ def test_still_cards_keep_their_readings_with_the_same_rulings(clip):
     said, recognised = {}, {}
     for remember in (False, True):
         reader = CountingReader()
-        session = Session(DetectorVision(reader), SessionSettings(skip_still=True, remember=remember))
-        with VideoSource(clip["video"]) as source:
-            result = session.run(source, samples=list(source.sample(session.sample_times(source.info))))
-        said[remember] = [(e.event.to_json_line(), e.said_t) for e in result.emitted]
+        said[remember] = rulings(clip["video"], reader, SessionSettings(skip_still=True, remember=remember))
         recognised[remember] = reader.recognised
     assert said[True] == said[False]
     # the stacks lie still between moves: most readings find every card where it was read
