@@ -10,7 +10,7 @@ and any reading older than ``max_age_s``, is read afresh, so a camera that shake
 slapped on top is always read.
 
 >>> import numpy as np
->>> from vision.detections import BACK, CardDetections
+>>> from vision.detections import CardDetections
 >>> card = np.array([[[100, 100], [140, 100], [140, 160], [100, 160]]], np.float32)
 >>> found = CardDetections.from_quads(card, [0], [0.9])
 >>> read = found.with_identity(colour=[2], number=[7], identity_confidence=[0.99])
@@ -25,12 +25,13 @@ slapped on top is always read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from vision.detections import BACK, CardDetections
+from vision.recognise.quads import SURE_FACE
 
 SAME_BOX_PX = 4.0
 """How far each side of a box may lie from where the card was read (image pixels) and still be the same card:
@@ -45,9 +46,6 @@ round a stack straddles the new top and the card under it, and a hand may still 
 as likely wrong as right, and its neighbours, read through slightly different boxes, outvote it; remembered, it
 would be repeated for every reading up to ``max_age_s`` and outvote them (a rendered two-player round, seed
 99703: a yellow 3 read as the yellow 2 under it at 3.3 s, kept, and its play said 7 s late)."""
-SURE_FACE = 0.9
-"""Only a face read at least this surely is remembered (an unsure one is read again, through the recogniser's
-other quads, at each reading); a back is remembered when it matched a design."""
 
 
 @dataclass
@@ -58,12 +56,12 @@ class ReadingMemo:
     same_box_px: float = SAME_BOX_PX
     settled_s: float = SETTLED_S
     sure_face: float = SURE_FACE
+    """Only a face read at least as surely as the recogniser trusts a first reading is remembered (an unsure one
+    is read again, through the recogniser's other quads, at each reading); a back when it matched a design."""
     _bounds: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 4), np.float32), repr=False)
     _kind: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, np.int8), repr=False)
     _read_at: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0, np.float64), repr=False)
     _readings: CardDetections = field(default_factory=CardDetections.empty, repr=False)
-    reused: int = 0
-    read: int = 0
 
     def __len__(self) -> int:
         return len(self._readings)
@@ -79,13 +77,11 @@ class ReadingMemo:
         known = np.zeros(len(found), bool)
         if not len(self) or not len(found):
             return known, CardDetections.empty()
-        bounds = _bounds(found.corners)
-        near = np.abs(bounds[:, None, :] - self._bounds[None, :, :]).max(axis=2) <= self.same_box_px
-        near &= found.kind[:, None] == self._kind[None, :]
+        gap = np.abs(_bounds(found.corners)[:, None, :] - self._bounds[None, :, :])  # (found, remembered, 4)
+        near = (gap.max(axis=2) <= self.same_box_px) & (found.kind[:, None] == self._kind[None, :])
         fresh = (t - self._read_at <= self.max_age_s)[None, :]
         unchanged = since[:, None] <= self._read_at[None, :]  # NaN compares False: unknown is changed
-        usable = near & fresh & unchanged
-        distance = np.where(usable, np.abs(bounds[:, None, :] - self._bounds[None, :, :]).sum(axis=2), np.inf)
+        distance = np.where(near & fresh & unchanged, gap.sum(axis=2), np.inf)
         nearest = distance.argmin(axis=1)
         known = np.isfinite(distance[np.arange(len(found)), nearest])
         taken = nearest[known]
@@ -93,18 +89,7 @@ class ReadingMemo:
             ids, counts = np.unique(taken, return_counts=True)
             known &= ~np.isin(nearest, ids[counts > 1])
             taken = nearest[known]
-        reading = self._readings[taken]
-        reading = CardDetections(
-            corners=reading.corners,
-            kind=reading.kind,
-            confidence=found.confidence[known],
-            colour=reading.colour,
-            number=reading.number,
-            back=reading.back,
-            identity_confidence=reading.identity_confidence,
-        )
-        self.reused += int(known.sum())
-        return known, reading
+        return known, replace(self._readings[taken], confidence=found.confidence[known])
 
     def remember(
         self, boxes: npt.ArrayLike, readings: CardDetections, since: npt.NDArray[np.float64], t: float
@@ -126,7 +111,6 @@ class ReadingMemo:
         self._kind = np.concatenate([self._kind[keep], readings.kind])
         self._read_at = np.concatenate([self._read_at[keep], np.full(len(readings), t)])
         self._readings = CardDetections.concatenate([self._readings[keep], readings])
-        self.read += len(readings)
 
 
 def _bounds(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:

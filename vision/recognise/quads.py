@@ -27,6 +27,11 @@ from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
 
 Quad = npt.NDArray[np.float32]
 CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM  # long side over short side
+# A face read at least this sure through its first quad is not searched further. Tuning scenes (120 train-split
+# renders, the round 4 faces net, first quad its own box): 82 % of detected faces are that sure and 98.8 % of
+# those right; searching only the rest reads 93.9 % right, searching all 94.2 %, for 1.7 instead of 3.7 crops
+# per face (first quad the colour fit where found, as shipped: 93.3 %).
+SURE_FACE = 0.9
 
 
 def portrait(corners: npt.ArrayLike) -> Quad:

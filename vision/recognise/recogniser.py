@@ -23,16 +23,11 @@ from vision.detections import BACK, FACE, UNKNOWN_COLOUR, UNKNOWN_NUMBER, CardDe
 from vision.recognise.backs import BackEmbedder, BackMatch, BackMatcher
 from vision.recognise.faces import FaceReader, FaceReading
 from vision.recognise.models import BACKS_MODEL, FACES_MODEL
-from vision.recognise.quads import crops_of, labelled_like, portrait, reading_candidates
+from vision.recognise.quads import SURE_FACE, crops_of, labelled_like, portrait, reading_candidates
 from vision.recognise.refine import fit_face
 
 __all__ = ["Recogniser", "crops_of", "portrait"]
 
-# A face read at least this sure through its first quad is not searched further. Tuning scenes (120 train-split
-# renders, the round 4 faces net, first quad its own box): 82 % of detected faces are that sure and 98.8 % of
-# those right; searching only the rest reads 93.9 % right, searching all 94.2 %, for 1.7 instead of 3.7 crops
-# per face (first quad the colour fit where found, as shipped: 93.3 %).
-SURE_FACE = 0.9
 # A back that matched no design through its own box is accepted through another candidate only above a floor
 # this much higher: the best of three crops scores higher by chance. Tuning scenes (fine-tuned backs net):
 # backs of designs in no catalogue named 13 -> 26 of 41 without it, 13 -> 16 with it; catalogue backs 15-60 %

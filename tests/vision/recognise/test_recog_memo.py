@@ -36,7 +36,6 @@ def test_a_still_card_found_in_the_same_box_keeps_its_reading() -> None:
     known, reading = memo.recall(found(OTHER + 1.5, STACK - 1.0), since=np.array([0.2, 0.9]), t=1.5)
     assert known.tolist() == [True, True]
     assert reading.number.tolist() == [9, 4]
-    assert memo.reused == 2
 
 
 def test_a_card_whose_picture_changed_since_its_reading_is_read_again() -> None:
