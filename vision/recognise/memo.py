@@ -45,7 +45,8 @@ SETTLED_S = 0.3
 round a stack straddles the new top and the card under it, and a hand may still be leaving: such a reading is
 as likely wrong as right, and its neighbours, read through slightly different boxes, outvote it; remembered, it
 would be repeated for every reading up to ``max_age_s`` and outvote them (a rendered two-player round, seed
-99703: a yellow 3 read as the yellow 2 under it at 3.3 s, kept, and its play said 7 s late)."""
+99703: the reading of a stack taken as a yellow 3 landed on its yellow 2, at 3.3 s, kept, and the play said 7 s
+late)."""
 
 
 @dataclass
