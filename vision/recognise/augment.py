@@ -88,7 +88,8 @@ def camera_crop(
     for upper in fan[1] if fan else ():
         covered |= _paste(canvas, _fan_card(card, occluders, settings.fan_mixed_p, rng), upper)
     if occluders and rng.random() < settings.occlusion_p:
-        covered = _occlude(canvas, quad, card_w, card_h, occluders, card_mask, settings.min_visible, rng)
+        # a fan's cards over this one cover it too: the visible share counts both
+        covered |= _occlude(canvas, quad, card_w, card_h, occluders, card_mask, settings.min_visible, rng)
     visible = 1.0 - int(np.count_nonzero(covered & card_mask)) / max(1, int(np.count_nonzero(card_mask)))
     canvas = camera_effects(canvas, rng, settings)
     if settings.detector_p > 0 and rng.random() < settings.detector_p:  # no draw when off, as for grain
