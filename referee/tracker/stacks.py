@@ -240,11 +240,11 @@ class Pile:
     top_seen: deque[float] = field(default_factory=deque)
     """When the top card was read where it lies, for a few seconds."""
     settled: dict[Card, float] = field(default_factory=dict)
-    """New faces read lying still on the pile since its last landing, and when last (see
-    ``TrackerSettings.settle_s``)."""
+    """Faces other than the top read lying still on the pile since its last landing, and when last (see
+    ``TrackerSettings.settle_s``): new ones, and lower ones showing again once the cards above are picked up."""
     news_still: list[tuple[Card, float]] = field(default_factory=list)
-    """The new faces of the pile's latest reading, with since when each lay still: a repeated frame (the same
-    reading of a still picture) shows them lying still longer."""
+    """The faces other than the top in the pile's latest reading, with since when each lay still: a repeated
+    frame (the same reading of a still picture) shows them lying still longer."""
     conflict: _PairRun | None = None
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
     """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
@@ -578,8 +578,12 @@ class StackTracker:
             pile.top_seen.append(frame.t)
             while pile.top_seen[0] < frame.t - CHANGES_KEPT_S:
                 pile.top_seen.popleft()
+        # a lower card under illegal ones counts too: showing again once they are picked up, it is uncovered only
+        # once it lies still (seed 99801, eight players: a b4 read for 3 s after the b6 left, never uncovered)
         pile.news_still = [
-            (r.card, r.sighting.still_since) for r in readings if r.element < 0 and r.sighting.still_since is not None
+            (r.card, r.sighting.still_since)
+            for r in readings
+            if r.sighting.still_since is not None and (r.element < 0 or self._under_illegal(pile, r.element))
         ]
         self._note_settled(pile, frame.t)
         readings = [r for r in readings if not self._misread_top(pile, r)]
@@ -869,6 +873,11 @@ class StackTracker:
             return True
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
         return changed >= first_t - lead and (not top_before or changed >= top_before[-1])
+
+    @staticmethod
+    def _under_illegal(pile: Pile, element: int) -> bool:
+        """Whether the pile's card ``element`` lies under illegal cards only (which may be picked up)."""
+        return element < len(pile.cards) - 1 and all(pile.removable[element + 1 :])
 
     def _note_settled(self, pile: Pile, t: float) -> None:
         settle = self.settings.settle_s

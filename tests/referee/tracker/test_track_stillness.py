@@ -153,3 +153,21 @@ def test_a_copy_read_still_long_ago_then_only_while_moving_is_no_repeat():
     frames += [("r2", (2.0, 1.0), 17.0, (moving + k) / FPS) for k in range(15)]
     frames += [("r2", (2.0, 1.0), 3.0, (moving + 15) / FPS)] * 30
     assert illegal(referee_of(frames)) == []
+
+
+def test_an_illegal_card_taken_back_shows_the_top_below_again_and_hides_no_plays():
+    """The b4 lies still again once the b6 is picked up: taken back, and the b4 in view all along, so a b7 slapped
+    on it seconds later is wrong, not three plays (b5 and b6 unseen under it). Seed 99801, eight players: the b4
+    read surely for 3 s after the b6 left never counted as lying still, and b5, b6, b7 were said played."""
+    frames = built("b1", "b2", "b3", "b4")
+    down = len(frames) / FPS
+    frames += [("b6", (8.0, 4.0), 12.0, down)] * 21  # lies 0.7 s
+    back = len(frames) / FPS
+    frames += [("b4", (6.0, 3.0), 9.0, back)] * 90  # the b4 again, still, for 3 s
+    slap = len(frames) / FPS
+    frames += [("b7", (8.5, 4.5), 14.0, slap)] * 30
+    said = referee_of(frames)
+    assert illegal(said) == ["b6 wrong_number", "b7 wrong_number"]
+    assert [f"{e.type} {e.card}" for e in said if e.type in ("card_taken_back", "card_played")][
+        -1
+    ] == "card_taken_back b6"
