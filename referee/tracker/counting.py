@@ -234,18 +234,22 @@ class SpreadCounter:
         handed_back_to = getattr(self.sorter, "handed_back_to", None)
         return None if handed_back_to is None else handed_back_to([(s.x, s.y) for s in spread])
 
-    def _card_back(self, spot: _Spot, spread: Sequence[_Spot], spread_back: str, owners: frozenset[str]) -> str:
+    def _card_back(
+        self, spot: _Spot, spread: Sequence[_Spot], spread_back: str, owners: frozenset[str], closed: bool = False
+    ) -> str:
         """One centre card's back: its own vote, among the seats' owners when they are known (a back no player
         showed at the start is a misread strip). A card read only as such strangers, or not at all, takes the
         owners' vote over its spread (the centre cards are laid out sorted by back, so its neighbours are most
-        likely its own), else the owner of the seat the spread lies before."""
+        likely its own), else the owner of the seat the spread lies before; else, when the seats are all the
+        players (``closed``), no known back (shared out among the players' in the end), else its own."""
         own = _best_of(spot.votes, owners)
         if not owners or own in owners:
             return own
         if spread_back in owners:
             return spread_back
         owner_at = getattr(self.sorter, "owner_at", None)
-        return (owner_at(_middle(spread)) if owner_at is not None else None) or own
+        seat = owner_at(_middle(spread)) if owner_at is not None else None
+        return seat or (UNKNOWN_BACK if closed else own)
 
     def _present(self, spot: _Spot) -> bool:
         recent = sum(1 for f in self._frames if f >= spot.born)
@@ -276,7 +280,9 @@ class SpreadCounter:
         present = [spot for spot in self._spots if self._present(spot)]
         owners = frozenset(getattr(self.sorter, "owners", ()))
         spreads = _spreads(present, SPREAD_LINK_MM)
-        if owners:
+        every_seat = getattr(self.sorter, "every_seat_named", None)
+        closed = bool(owners) and every_seat is not None and every_seat()
+        if owners and not closed:
             owners |= _strangers(spreads, owners, getattr(self.sorter, "owner_at", None))
         fans: list[tuple[list[_Spot], Counter[str]]] = []
         for spread in spreads:
@@ -288,7 +294,9 @@ class SpreadCounter:
                 owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()), owners) or self._handed_back(
                     spread
                 )
-                fans.append((spread, Counter(owner or self._card_back(spot, spread, back, owners) for spot in spread)))
+                fans.append(
+                    (spread, Counter(owner or self._card_back(spot, spread, back, owners, closed) for spot in spread))
+                )
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))
             else:
@@ -307,6 +315,10 @@ class SpreadCounter:
             # the cards missed most likely share the backs of those seen: strips are missed whatever their back
             # (12 rounds, seeds 99000-99305: the centre's error 392 -> 323 cards over 743, two players' 37 -> 7)
             centre = _shared(centre, centre_total or 0)
+        elif closed and centre[UNKNOWN_BACK] and len(centre) > 1:
+            # the seats are all the players: a card read as none of them is one of them, most likely as often
+            # as the cards read
+            centre = _shared(centre, sum(centre.values()))
         unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)
         return SpreadCount(
             dict(sorted(centre.items())),

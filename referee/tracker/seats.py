@@ -29,6 +29,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.sightings import FrameSightings, Point, Sighting, point_in_polygon
@@ -62,6 +63,10 @@ LEFTOVER_HALF_LINE_MM = 4.5 * CARD_WIDTH_MM / 2
 """Half the length of a full pile's leftover line (ten cards, each about half over the last)."""
 
 
+SEAT_GAP = 1.2
+"""Hands lying round the middle with no gap between neighbours wider than this many times an even share of the
+circle leave no room for another seat: with ``n`` hands seen of ``n + 1`` seats, the gap where one is missing is
+``2n / (n + 1)`` shares (two of three seats seen: 1.33; seven of eight: 1.75); rendered two-player tables 1.03."""
 SEAT_REACH_MM = 9 * CARD_WIDTH_MM
 """The farthest a seat's places run along the table from its hand stack: discard, a row of five, the pile, with
 room between cards (a seat cut off by the picture's edge leaves its neighbour's run otherwise unbounded)."""
@@ -192,6 +197,27 @@ class SeatSorter:
             if not all(point_in_polygon(place, self.view) for place in (middle, *ends)):
                 unseen.append(owner)
         return tuple(unseen)
+
+    def every_seat_named(self) -> bool:
+        """Whether the picture shows every seat at the table, each with its owner: every hand stack is named, and
+        they lie evenly round the middle, no gap between neighbours wide enough for another seat
+        (:data:`SEAT_GAP`). Players then are exactly these owners, and a back no seat showed is a misread (seed
+        99802, two players: a red-light-blue fan read "blue-blue" on 4 cards counted 2 cards for a third player).
+        An eight-player table whose far seat the picture cuts off leaves a double gap.
+
+        >>> hands = [Sighting.back_at(b, p) for b, p in (("red-red", (0.0, 500.0)), ("blue-blue", (0.0, -500.0)))]
+        >>> SeatSorter.from_opening(hands, middle=(0.0, 0.0)).every_seat_named()
+        True
+        >>> a_quarter_round = hands[:1] + [Sighting.back_at("blue-blue", (500.0, 0.0))]  # room for more seats
+        >>> SeatSorter.from_opening(a_quarter_round, middle=(0.0, 0.0)).every_seat_named()
+        False
+        """
+        hands = self.hands()
+        if len(hands) < 2 or any(hand.owner is None for hand in hands):
+            return False
+        angles = sorted(hand.angle for hand in hands)
+        gaps = [b - a for a, b in pairwise(angles)] + [angles[0] + 2 * math.pi - angles[-1]]
+        return max(gaps) <= SEAT_GAP * 2 * math.pi / len(hands)
 
     def handed_back_to(self, centres: Sequence[Point]) -> str | None:
         """The owner a fan of centre cards was handed back to, when it lies as the rules' sorting lays one: in

@@ -276,3 +276,29 @@ def test_strips_read_alike_as_a_back_no_seat_showed_across_several_fans_are_misr
     frames = [_frame(*fan(120.0), *fan(-120.0), t=60.0 + k / 30) for k in range(10)]
     centre, _ = _count(frames, _sorter())
     assert "blue-purple" not in centre and sum(centre.values()) == 8
+
+
+def _facing_sorter() -> SeatSorter:
+    """Two seats facing each other across the middle (their hand stacks half a turn apart): no room for a third."""
+    blue = [
+        Sighting.back_at("blue-blue", (-140.0, -400.0)),
+        *(Sighting.face_at("g4", (x, -400.0)) for x in (-70.0, 0.0)),
+    ]
+    return SeatSorter.from_opening([*_seat("red-red", 400.0), *blue], (0.0, 0.0), ZONE)
+
+
+def test_when_the_seats_are_every_player_a_back_no_seat_showed_is_a_misread_however_clearly_read() -> None:
+    # as above, but the seats leave no room for a third player: the red-pink cards are the players' (seed 99802,
+    # two players: a lone card and a fan read "blue-blue" counted 2 cards for a player who was not there)
+    fans = [
+        Sighting.back_at(b, (-150.0 + 14.0 * i, y))
+        for y, owner in ((120.0, "red-red"), (-120.0, "blue-blue"))
+        for i, b in enumerate([owner, "red-pink", owner, "red-pink"])
+    ]
+    lone = Sighting.back_at("red-pink", (150.0, 0.0))
+    frames = [_frame(*fans, lone, t=60.0 + k / 30) for k in range(10)]
+    assert _facing_sorter().every_seat_named() and not _sorter().every_seat_named()
+    centre, _ = _count(frames, _facing_sorter())
+    assert "red-pink" not in centre and sum(centre.values()) == 9
+    assert centre["red-red"] >= 4 and centre["blue-blue"] >= 4
+    assert "red-pink" in _count(frames, _sorter())[0]  # with room for a third seat, a third player's
