@@ -283,7 +283,12 @@ class SpreadCounter:
         every_seat = getattr(self.sorter, "every_seat_named", None)
         closed = bool(owners) and every_seat is not None and every_seat()
         if owners and not closed:
-            owners |= _strangers(spreads, owners, getattr(self.sorter, "owner_at", None))
+            owners |= _strangers(
+                spreads,
+                owners,
+                getattr(self.sorter, "owner_at", None),
+                getattr(self.sorter, "before_an_unread_seat", None),
+            )
         fans: list[tuple[list[_Spot], Counter[str]]] = []
         for spread in spreads:
             votes: Counter[str] = Counter()
@@ -368,17 +373,24 @@ def _middle(spread: Sequence[_Spot]) -> tuple[float, float]:
 
 
 def _strangers(
-    spreads: Sequence[Sequence[_Spot]], owners: frozenset[str], owner_at: Callable[[Point], str | None] | None
+    spreads: Sequence[Sequence[_Spot]],
+    owners: frozenset[str],
+    owner_at: Callable[[Point], str | None] | None,
+    unread_seat: Callable[[Point], bool] | None = None,
 ) -> frozenset[str]:
     """Backs no seat showed that are a player's all the same (see :data:`STRANGER_CARDS`): read plainly on a
     card (see :data:`STRANGER_PLAIN`), and the clear vote on enough cards of more than one spread, or over a fan
     of :data:`ALIKE_CARDS` lying before no seat whose owner is known (the centre handed back sorted to a seat the
-    picture cuts off). Strips alone do not do: their readings of one back as another agree all along a fan."""
+    picture cuts off). Strips alone do not do: their readings of one back as another agree all along a fan.
+    Such a fan lying before a seat that was seen but whose hand stack was never read (``unread_seat``) is that
+    seat's, plain or not: a player sits there, and it is no other seat's back (seed 99800, four players: the
+    red-pink seat's hand unread, its fan of 10 read "red-pink" 429 to 9, counted as red-red's)."""
     best_read = max((max(spot.votes.values(), default=0.0) for spread in spreads for spot in spread), default=0.0)
     clear: Counter[str] = Counter()
     found_in: dict[str, set[int]] = {}
     plain: set[str] = set()
     alike: set[str] = set()
+    unread: set[str] = set()
     for i, spread in enumerate(spreads):
         votes: Counter[str] = Counter()
         for spot in spread:
@@ -397,8 +409,10 @@ def _strangers(
             fan_alike = best not in owners and votes[best] >= ALIKE_SHARE * sum(votes.values())
             if fan_alike and owner_at(_middle(spread)) is None:
                 alike.add(best)
+                if unread_seat is not None and unread_seat(_middle(spread)):
+                    unread.add(best)
     spread_wide = {b for b, n in clear.items() if n >= STRANGER_CARDS and len(found_in[b]) > 1}
-    return frozenset(plain & (spread_wide | alike))
+    return frozenset(plain & (spread_wide | alike) | unread)
 
 
 def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:

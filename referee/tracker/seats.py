@@ -219,6 +219,21 @@ class SeatSorter:
         gaps = [b - a for a, b in pairwise(angles)] + [angles[0] + 2 * math.pi - angles[-1]]
         return max(gaps) <= SEAT_GAP * 2 * math.pi / len(hands)
 
+    def before_an_unread_seat(self, point: Point) -> bool:
+        """Whether a card at ``point`` lies before a seat whose hand stack was seen but never read (its places in
+        line with the card, and no owned place about as near): the seat of a player whose back nobody knows.
+
+        >>> hands = [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.back_at(None, (0.0, -500.0))]
+        >>> sorter = SeatSorter.from_opening(hands, middle=(0.0, 0.0))
+        >>> sorter.before_an_unread_seat((20.0, -380.0)), sorter.before_an_unread_seat((20.0, 380.0))
+        (True, False)
+        """
+        radius, angle = _polar(point, self.middle)
+        unread = [h for h in self.hands() if h.owner is None]
+        if not unread or self._owner_near(radius, angle) is not None:
+            return False
+        return any(_sideways(_Place(h.radius, h.angle, None, True), radius, angle) <= OWNER_REACH_MM for h in unread)
+
     def handed_back_to(self, centres: Sequence[Point]) -> str | None:
         """The owner a fan of centre cards was handed back to, when it lies as the rules' sorting lays one: in
         front of a seat whose owner is known, about a card's height nearer the middle than its places, running

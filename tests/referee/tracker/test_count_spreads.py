@@ -302,3 +302,19 @@ def test_when_the_seats_are_every_player_a_back_no_seat_showed_is_a_misread_howe
     assert "red-pink" not in centre and sum(centre.values()) == 9
     assert centre["red-red"] >= 4 and centre["blue-blue"] >= 4
     assert "red-pink" in _count(frames, _sorter())[0]  # with room for a third seat, a third player's
+
+
+def test_a_fan_read_alike_before_a_seat_whose_hand_was_never_read_is_that_seats_though_read_unsurely() -> None:
+    # the far seat's hand stack showed no back at the opening; its fan reads "red-pink", unsurely, strip by strip
+    # (a card read surely elsewhere makes those readings no plain ones), with a stray "red-red" (seed 99800, four
+    # players: 10 cards read "red-pink" 429 to 9, all counted as red-red's)
+    sorter = SeatSorter.from_opening([*_seat("red-red", 400.0), *_seat(None, -400.0)], (0.0, 0.0), ZONE)  # type: ignore[arg-type]
+    assert sorter.before_an_unread_seat((0.0, -200.0)) and not sorter.before_an_unread_seat((0.0, 200.0))
+    fan = [
+        Sighting.back_at("red-red" if i == 2 else "red-pink", (-60.0 + 14.0 * i, -200.0), identity_confidence=0.3)
+        for i in range(5)
+    ]
+    well_read = Sighting.back_at("red-red", (0.0, 200.0))
+    frames = [_frame(*fan, well_read, t=60.0 + k / 30) for k in range(10)]
+    centre, _ = _count(frames, sorter)
+    assert centre == {"red-pink": 4, "red-red": 2}  # the stray reading in the fan counts by its own back
