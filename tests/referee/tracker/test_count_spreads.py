@@ -12,7 +12,7 @@ from referee.tracker.seats import SeatSorter
 ZONE = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
 
 
-def _seat(owner: str, y: float) -> list[Sighting]:
+def _seat(owner: str | None, y: float) -> list[Sighting]:
     """One player's places on the line y (the row of faces and, at its end, the hand stack showing ``owner``)."""
     return [*(Sighting.face_at("g4", (x, y)) for x in (-140.0, -70.0, 0.0, 70.0)), Sighting.back_at(owner, (140.0, y))]
 
@@ -308,7 +308,7 @@ def test_a_fan_read_alike_before_a_seat_whose_hand_was_never_read_is_that_seats_
     # the far seat's hand stack showed no back at the opening; its fan reads "red-pink", unsurely, strip by strip
     # (a card read surely elsewhere makes those readings no plain ones), with a stray "red-red" (seed 99800, four
     # players: 10 cards read "red-pink" 429 to 9, all counted as red-red's)
-    sorter = SeatSorter.from_opening([*_seat("red-red", 400.0), *_seat(None, -400.0)], (0.0, 0.0), ZONE)  # type: ignore[arg-type]
+    sorter = SeatSorter.from_opening([*_seat("red-red", 400.0), *_seat(None, -400.0)], (0.0, 0.0), ZONE)
     assert sorter.before_an_unread_seat((0.0, -200.0)) and not sorter.before_an_unread_seat((0.0, 200.0))
     fan = [
         Sighting.back_at("red-red" if i == 2 else "red-pink", (-60.0 + 14.0 * i, -200.0), identity_confidence=0.3)
