@@ -24,7 +24,7 @@ from vision.recognise.backs import BackEmbedder, BackMatch, BackMatcher
 from vision.recognise.faces import FaceReader, FaceReading
 from vision.recognise.models import BACKS_MODEL, FACES_MODEL
 from vision.recognise.quads import SURE_FACE, crops_of, labelled_like, portrait, reading_candidates
-from vision.recognise.refine import fit_face
+from vision.recognise.refine import FaceFit, fit_face
 
 __all__ = ["Recogniser", "crops_of", "portrait"]
 
@@ -33,6 +33,12 @@ __all__ = ["Recogniser", "crops_of", "portrait"]
 # backs of designs in no catalogue named 13 -> 26 of 41 without it, 13 -> 16 with it; catalogue backs 15-60 %
 # visible 38 -> 57 and 38 -> 44 of 133; >= 60 % visible 37 of 40 in every case.
 SEARCHED_BACK_FLOOR_RAISE = 0.1
+TEN = 10
+# A face read as a 10 through a colour fit over two cards is read as another number when a quad holding the top
+# card alone reads that number this surely (see Recogniser._through_the_box): a b8 lying across read "8" at
+# 0.85-0.96 through a card-shaped box, "10" through the rest; real 10s on their 9 read other numbers at 0.45 at
+# most there (seeds 99700 and 99801, four players).
+NOT_TEN = 0.8
 Sure = npt.NDArray[np.bool_]
 Quads = npt.NDArray[np.float32]
 Quad = npt.NDArray[np.float32]
@@ -63,7 +69,7 @@ class Recogniser:
         self.backs = BackMatcher(catalogue if catalogue is not None else Catalogue.default(), self.embedder)
         self.search = search
 
-    def fits(self, image: npt.NDArray[np.uint8], detections: CardDetections) -> list[Quad | None]:
+    def fits(self, image: npt.NDArray[np.uint8], detections: CardDetections) -> list[FaceFit | None]:
         """Each face's outline fitted to its colour (:func:`vision.recognise.refine.fit_face`; None for a back,
         a face without a card-like fit, or without ``search``): the first look at each card, which needs only
         the picture, so that it can be taken in another thread ahead of :meth:`__call__` (``fits=``)."""
@@ -74,7 +80,7 @@ class Recogniser:
         return [fit_face(image, quad) if kind == FACE else None for quad, kind in cards]
 
     def __call__(
-        self, image: npt.NDArray[np.uint8], detections: CardDetections, fits: list[Quad | None] | None = None
+        self, image: npt.NDArray[np.uint8], detections: CardDetections, fits: list[FaceFit | None] | None = None
     ) -> CardDetections:
         """``fits``: the faces' colour fits already made (:meth:`fits`); None: made here."""
         if len(detections) == 0:
@@ -90,7 +96,9 @@ class Recogniser:
         faces = np.flatnonzero(detections.kind == FACE)
         if len(faces):
             face_fits = [fits[i] for i in faces]
-            reading, corners[faces] = self._read(image, detections.corners[faces], self._read_faces, face_fits)
+            boxes = detections.corners[faces]
+            reading, chosen = self._read(image, boxes, self._read_faces, face_fits)
+            reading, corners[faces] = self._through_the_box(image, boxes, face_fits, reading, chosen)
             colour[faces], number[faces], confidence[faces] = reading.colour, reading.number, reading.confidence
         backs = np.flatnonzero(detections.kind == BACK)
         if len(backs):
@@ -113,12 +121,56 @@ class Recogniser:
         match = self.backs.match(crops, SEARCHED_BACK_FLOOR_RAISE if searched else 0.0)
         return match, match.similarity, np.array([b is not None for b in match.back], bool)
 
+    def _through_the_box(
+        self,
+        image: npt.NDArray[np.uint8],
+        boxes: Quads,
+        fits: list[FaceFit | None],
+        reading: FaceReading,
+        chosen: Quads,
+    ) -> tuple[FaceReading, Quads]:
+        """The faces read as a 10 through a colour fit that took more than one card (:attr:`FaceFit.one_card`
+        false: a stack's top and the card of its colour below, whose digits side by side in the fit's crop read
+        as a 10) read again through the detector's box and its card-shaped twins
+        (:func:`vision.recognise.quads.reading_candidates` but the fit), which hold the top card: the most
+        confident of those readings that is no 10 wins if it is fairly sure (:data:`NOT_TEN`). Seeds 99801 and
+        99802: a red 9 read "10" at 0.99 through its fit, "9" at 1.0 through its box; an r8 "10" at 0.96-0.98,
+        "8" at 0.99 through a card-shaped box; seed 99700: a b8 lying across, its two corner 8s side by side,
+        "10" through its fit and its box, "8" at 0.85-0.96 through a card-shaped box. Only a 10 is read again:
+        any quad over two cards may read one (a box straddling an r9 landing on its r8 reads "10" at 0.98 where
+        the fit reads the r8), and other readings through such fits held up (the 21 rounds of seeds
+        99700-99706: a y3 landing on its y2 was said 50 s late when a box's "y2" could win). One more network
+        call, for those faces only."""
+        doubted = np.array(
+            [
+                i
+                for i, fit in enumerate(fits)
+                if fit is not None
+                and not fit.one_card
+                and reading.number[i] == TEN
+                and np.array_equal(chosen[i], fit.quad)
+            ],
+            np.intp,
+        )
+        if not len(doubted):
+            return reading, chosen
+        owner, quads = _candidates([reading_candidates(boxes[i]) for i in doubted])
+        second = self.faces.read(crops_of(image, quads))
+        # the surest reading that is no 10: a 10 holds only when no quad holding the top card alone says otherwise
+        best = _most_confident(owner, np.where(second.number != TEN, second.confidence, -1.0), len(doubted))
+        won = (second.number[best] != TEN) & (second.confidence[best] >= NOT_TEN)
+        if not won.any():
+            return reading, chosen
+        chosen = chosen.copy()
+        chosen[doubted[won]] = quads[best[won]]
+        return _merged(reading, doubted[won], second, best[won]), chosen
+
     def _read(
         self,
         image: npt.NDArray[np.uint8],
         corners: npt.NDArray[np.float32],
         read: Read,
-        fits: list[Quad | None],
+        fits: list[FaceFit | None],
     ) -> tuple[Any, Quads]:
         """Each quad's reading and the quad it was read through: its own (or its colour fit where ``fits`` has
         one, see :meth:`fits`), or when that reading is unsure and ``search`` is on, the best-scored of its
@@ -127,16 +179,20 @@ class Recogniser:
         # Faces are first read through their colour fit where one is found (else their box): a box straddling a
         # stack's top and the edge of the card under it reads garbage, sometimes surely (sample round, every
         # frame: 11 -> 5 illegal plays said, truth 1), while the fit takes the stack's outline.
-        chosen = np.array([box if fit is None else fit for box, fit in zip(boxes, fits, strict=True)], np.float32)
+        chosen = np.array([box if fit is None else fit.quad for box, fit in zip(boxes, fits, strict=True)], np.float32)
         reading, _, sure = read(crops_of(image, chosen.reshape(-1, 4, 2)), False)
         unsure = np.flatnonzero(~sure)
         if not self.search or len(unsure) == 0:
             return reading, chosen.reshape(-1, 4, 2)
-        owner, quads = _candidates([reading_candidates(boxes[i], fits[i]) for i in unsure])
+        owner, quads = _candidates([reading_candidates(boxes[i], _quad(fits[i])) for i in unsure])
         second, score, _ = read(crops_of(image, quads), True)
         best = _most_confident(owner, score, len(unsure))
         chosen[unsure] = quads[best]
         return _merged(reading, unsure, second, best), chosen
+
+
+def _quad(fit: FaceFit | None) -> Quad | None:
+    return None if fit is None else fit.quad
 
 
 def _candidates(per_detection: list[list[Quads]]) -> tuple[npt.NDArray[np.intp], Quads]:

@@ -7,9 +7,16 @@ A face is one saturated colour, so the pixels of the detection's dominant hue ar
 rectangle, give the card's outline. The fit is kept only when it looks like one card (aspect 91 : 59 within
 limits, about the detection's area); otherwise there is no fit and the other candidates of
 :func:`vision.recognise.quads.reading_candidates` stand.
+
+Cards of one colour on one stack, each a little off the one below, are one blob of that colour: the fit then
+takes more than the top card, and its crop may show two cards' digits side by side, which reads as a 10 (seed
+99801, four players: a red 9 on the red 8 read "10" at 0.99 through its fit, "9" at 1.0 through the detector's
+box). Such a fit says so (:attr:`FaceFit.one_card`), for the recogniser to look through the box as well.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -21,9 +28,23 @@ MIN_SATURATION, MIN_VALUE, HUE_TOLERANCE = 80, 60, 12
 ASPECT_LIMITS = (1.3, 1.85)
 AREA_LIMITS = (0.5, 1.8)  # the fit's area over the detection's
 MERGED_AREA_LIMIT = 2.5  # a blob larger still is not a stack but a table or a wall of one colour
+ONE_CARD_AREA = 1.3
+"""A card-shaped fit this much larger than the detection holds more than the card: the detector's box is a card
+or a little less (its long side 6 % short at the median), and a stack's top over the card below, offset by a
+tenth of a card or more, makes a blob 1.4-1.7 times the box (seed 99801, four players)."""
 
 
-def fit_face(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
+@dataclass(frozen=True)
+class FaceFit:
+    """A face's outline fitted to its colour (:func:`fit_face`)."""
+
+    quad: npt.NDArray[np.float32]
+    one_card: bool = True
+    """False: the colour's blob took more than one card (cards of one colour on one stack), so the quad holds
+    the top card and some of the card below it."""
+
+
+def fit_face(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> FaceFit | None:
     """The face's outline fitted to its colour around the detected ``quad``, or None when no card-like fit."""
     centre = quad.mean(axis=0)
     reach = float(np.linalg.norm(quad - centre, axis=1).max()) * 1.3
@@ -58,15 +79,17 @@ def fit_face(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> npt
     area = w * h / detected
     if ASPECT_LIMITS[0] <= aspect <= ASPECT_LIMITS[1] and AREA_LIMITS[0] <= area <= AREA_LIMITS[1]:
         box = cv2.boxPoints(((cx + x0, cy + y0), (w, h), angle)).astype(np.float32)
+        one_card = area < ONE_CARD_AREA
     elif 1.0 < area <= MERGED_AREA_LIMIT and aspect < ASPECT_LIMITS[0]:
         # cards of one colour on one stack merge into one squarish blob: its angle is still the cards', the
         # detector's centre and area (not its angle) are about right, and a card is 91 x 59
         short = (detected / CARD_ASPECT) ** 0.5
         size = (short, short * CARD_ASPECT) if h >= w else (short * CARD_ASPECT, short)
         box = cv2.boxPoints(((float(centre[0]), float(centre[1])), size, angle)).astype(np.float32)
+        one_card = False
     else:
         return None
-    return labelled_like(box, quad)
+    return FaceFit(labelled_like(box, quad), one_card)
 
 
 def _dominant_hue(hues: np.ndarray) -> int:

@@ -65,7 +65,9 @@ def test_every_candidate_runs_the_same_way_round_as_the_box(angle: float) -> Non
     card = card_quad((200, 150), 70, angle)
     cv2.fillConvexPoly(picture, np.round(card).astype(np.int32), (0, 0, 220))  # a red face: the colour fit runs
     box = card_quad((204, 147), 74, angle + 12)
-    candidates = reading_candidates(box, fit_face(picture, box))
+    fit = fit_face(picture, box)
+    assert fit is not None
+    candidates = reading_candidates(box, fit.quad)
     assert len(candidates) == 4  # the box, two card-shaped ones and the colour fit
     assert all(np.sign(_turning(c)) == np.sign(_turning(box)) for c in candidates)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
@@ -10,6 +13,7 @@ from referee.cards import COLOURS, Card
 from vision.detections import BACK, FACE, CardDetections
 from vision.recognise.photos import card_quad, place, table
 from vision.recognise.recogniser import Recogniser, portrait
+from vision.recognise.refine import fit_face
 from vision.render.back_art import BackLook, render_back
 from vision.render.card_art import FaceStyle, render_face
 
@@ -68,3 +72,28 @@ def test_faces_and_backs_are_recognised_in_a_table_picture(
 def test_no_detections_pass_through(shipped_models: None) -> None:
     empty = CardDetections.empty()
     assert len(Recogniser()(np.zeros((10, 10, 3), np.uint8), empty)) == 0
+
+
+# Stacks' tops cut 160 x 160 from rendered rounds, each with the detector's box of the top card: a red 9 just
+# played on the red 8 (seed 99801, four players, 52.6 s: a false "illegal r10" before), a blue 8 lying across
+# on the blue 7, its two corner 8s side by side (seed 99700, four players, 43.9 s: likewise).
+DATA = Path(__file__).parent / "data"
+TOPS = [
+    ("red9_on_red8.png", [[50.5, 55.0], [95.3, 43.8], [110.4, 104.6], [65.6, 115.8]], ("r", 9), 0.9),
+    ("blue8_on_blue7.png", [[94.3, 43.4], [119.2, 77.1], [66.6, 116.0], [41.7, 82.3]], ("b", 8), 0.8),
+]
+
+
+@pytest.mark.parametrize(("picture", "box", "card", "sure"), TOPS, ids=[t[0][:-4] for t in TOPS])
+def test_a_top_card_on_its_colour_read_as_a_10_through_a_fit_taking_both_is_read_through_its_box(
+    shipped_models: None, picture: str, box: list[list[float]], card: tuple[str, int], sure: float
+) -> None:
+    """The top's colour fit takes the card below as well: both cards' digits side by side in its crop read as a
+    10, surely. A quad holding the top alone reads its number, and that reading wins."""
+    image = cv2.imread(str(DATA / picture))
+    quad = np.float32(box)
+    fit = fit_face(image, quad)
+    assert fit is not None and not fit.one_card
+    found = Recogniser()(image, CardDetections.from_quads([quad], [FACE], np.ones(1)))
+    assert (COLOURS[found.colour[0]].letter, int(found.number[0])) == card
+    assert found.identity_confidence[0] >= sure

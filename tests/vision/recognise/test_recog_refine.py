@@ -30,7 +30,8 @@ def test_a_rough_quad_is_fitted_to_the_coloured_card(colour: tuple[int, int, int
     refined = fit_face(_scene(colour), ROUGH)
     assert refined is not None
     assert _error(ROUGH) > 8
-    assert _error(refined) < 2.5
+    assert _error(refined.quad) < 2.5
+    assert refined.one_card
 
 
 def test_without_a_coloured_card_there_is_no_fit() -> None:
@@ -43,3 +44,15 @@ def test_a_blob_far_larger_than_the_detection_is_not_taken() -> None:
     image[60:240, 100:300] = (0, 0, 220)  # a red table, not a card
     small = np.float32([[190, 140], [210, 140], [210, 170], [190, 170]])
     assert fit_face(image, small) is None
+
+
+def test_a_fit_that_takes_the_card_below_of_the_same_colour_says_it_holds_more_than_one_card() -> None:
+    image = np.full((300, 400, 3), 90, np.uint8)
+    below = np.float32(cv2.boxPoints(((209.0, 160.0), (40.0, 62.0), 0.0)))  # the same colour, a little off
+    cv2.fillConvexPoly(image, np.round(below).astype(np.int32), (0, 0, 220))
+    top = np.float32(cv2.boxPoints(((200.0, 150.0), (40.0, 62.0), 0.0)))
+    cv2.fillConvexPoly(image, np.round(top).astype(np.int32), (0, 0, 220))
+    fit = fit_face(image, top)
+    assert fit is not None and not fit.one_card
+    alone = fit_face(_scene((0, 0, 220)), TRUE)
+    assert alone is not None and alone.one_card
