@@ -241,10 +241,11 @@ class Pile:
     """When the top card was read where it lies, for a few seconds."""
     settled: dict[Card, float] = field(default_factory=dict)
     """Faces other than the top read lying still on the pile since its last landing, and when last (see
-    ``TrackerSettings.settle_s``): new ones, and lower ones showing again once the cards above are picked up."""
+    ``TrackerSettings.settle_s``): new ones, and those under illegal cards only (showing again once those are
+    picked up)."""
     news_still: list[tuple[Card, float]] = field(default_factory=list)
-    """The faces other than the top in the pile's latest reading, with since when each lay still: a repeated
-    frame (the same reading of a still picture) shows them lying still longer."""
+    """The faces of the pile's latest reading that count for :attr:`settled`, with since when each lay still: a
+    repeated frame (the same reading of a still picture) shows them lying still longer."""
     conflict: _PairRun | None = None
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
     """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
