@@ -5,7 +5,8 @@ is found; else its box) and a back through its box; a reading that is unsure is 
 candidate quads (:func:`vision.recognise.quads.reading_candidates`) and the most confident reading wins. The
 quad read through becomes the detection's corners. All face crops of a frame go to the face network in one
 onnxruntime call and all back crops to the back network in another, and the unsure ones in one more call each:
-40 cards cost two to four calls per frame, not 40 or 160.
+40 cards cost two to four calls per frame, not 40 or 160. A face read as a 10 through a fit over two cards of its
+colour is read once more through quads holding the top alone (one more call, when there is one).
 """
 
 from __future__ import annotations

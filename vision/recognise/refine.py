@@ -11,7 +11,7 @@ limits, about the detection's area); otherwise there is no fit and the other can
 Cards of one colour on one stack, each a little off the one below, are one blob of that colour: the fit then
 takes more than the top card, and its crop may show two cards' digits side by side, which reads as a 10 (seed
 99801, four players: a red 9 on the red 8 read "10" at 0.99 through its fit, "9" at 1.0 through the detector's
-box). Such a fit says so (:attr:`FaceFit.one_card`), for the recogniser to look through the box as well.
+box). Such a fit says so (:attr:`FaceFit.one_card`), for the recogniser to read a 10 again through the box.
 """
 
 from __future__ import annotations
