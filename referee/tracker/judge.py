@@ -29,7 +29,7 @@ from referee.cards import LOWEST, Card
 from referee.centre import Action, Centre, Landing, Removal, Stop, TakeBack
 from referee.centre import Together as Simultaneous
 from referee.errors import CentreError
-from referee.events import CardPlayed, CardTakenBack, Conflict, Event, RoundStopped, StackStarted
+from referee.events import CardPlayed, CardTakenBack, Conflict, Event, Placement, RoundStopped, StackStarted
 from referee.rules import RuleSettings
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
@@ -37,6 +37,10 @@ from referee.tracker.stacks import Change, Landed, Together, Uncovered, Vanished
 STRAYED_HIDDEN = 2
 """The most unseen cards between a stack's top and a card found lying apart from it for that card to count as
 played on that stack (see :meth:`Judge._stack_it_strayed_from`)."""
+STRAYED_NEAR_MM = 90.0
+"""Where several stacks could have taken a card found lying apart (:meth:`Judge._stack_it_strayed_from`), the one
+within this of where it lay (a card's length) is its stack: a card slapped askew still overlaps the stack it
+was played on."""
 TWINS_VOUCH_FOR = 2
 """The most cards between a stack's top and copies of one card that land on it at once that those copies vouch
 for (see :meth:`Judge._twins_vouch`)."""
@@ -247,7 +251,7 @@ class Judge:
             return []
         top = self._top(book)
         skipped: tuple[Card, ...] | None
-        home = self._stack_it_strayed_from(below) if top is None else None
+        home = self._stack_it_strayed_from(below, near=change.placement) if top is None else None
         if home is not None:  # it went onto a stack seen before, landing apart from it (askew, off the edge)
             skipped = home[1]
         elif top is None:  # a stack is n cards high under its n, wherever the camera missed them
@@ -264,12 +268,17 @@ class Judge:
             book.stack = home[0]
         return self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
 
-    def _stack_it_strayed_from(self, card: Card) -> tuple[int, tuple[Card, ...]] | None:
+    def _stack_it_strayed_from(
+        self, card: Card, near: Placement | None = None
+    ) -> tuple[int, tuple[Card, ...]] | None:
         """The open stack of ``card``'s colour it may have been played on with at most
-        :data:`STRAYED_HIDDEN` cards between them unseen, and those cards; None unless exactly one stack may.
+        :data:`STRAYED_HIDDEN` cards between them unseen, and those cards; None unless exactly one stack may,
+        or, of several, exactly one lies within :data:`STRAYED_NEAR_MM` of ``near`` (where the card lay).
         A card "not a one" that the table then built on was played somewhere: on a stack the camera had seen,
         landing apart from it, takes fewer unseen cards than a whole stack nobody saw (seed 99606, eight players:
-        a y8 slapped off its y7's stack, then the y9 on it, was a stack y1..y7 invented out of view)."""
+        a y8 slapped off its y7's stack, then the y9 on it, was a stack y1..y7 invented out of view; seed 99901,
+        eight players: a g9 lying on its g6 stack, the g7 and g8 misread, while another green stack stood at g7
+        across the table: a whole stack g1..g9 invented)."""
         homes = []
         for stack in self.centre.active_stacks:
             top = stack.top
@@ -277,8 +286,10 @@ class Judge:
                 continue
             between = tuple(Card(card.colour, n) for n in range(top.number + 1, card.number))
             if all(self._available(c) for c in between):
-                homes.append((stack.id, between))
-        return homes[0] if len(homes) == 1 else None
+                homes.append((stack, between))
+        if len(homes) > 1 and near is not None:
+            homes = [h for h in homes if (at := h[0].placement) is not None and _apart(at, near) <= STRAYED_NEAR_MM]
+        return (homes[0][0].id, homes[0][1]) if len(homes) == 1 else None
 
     def _misread_between(self, book: _PileBook, change: Landed) -> list[Event]:
         """A card one number too high for the top (y9 on a y7) where one illegal card of its colour was ruled on
@@ -520,6 +531,10 @@ class Judge:
         elif not self.centre.stack(book.stack).removed:
             events.append(self.centre.remove(book.stack, t=change.t, frame=change.frame))
         return events
+
+
+def _apart(a: Placement, b: Placement) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
 
 
 def _find(cards: list[tuple[Card, int]], card: Card) -> tuple[Card, int] | None:

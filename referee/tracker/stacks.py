@@ -150,6 +150,11 @@ class TrackerSettings:
     known_bonus_mm: float = 30.0
     next_bonus_mm: float = 12.0
     reacquire_mm: float = 320.0
+    strayed_mm: float = 55.0
+    strayed_hidden: int = 2
+    """A new pile's card this near a stack out of view, at most ``strayed_hidden`` numbers above the top after
+    the next, continues that stack (see :meth:`StackTracker._strayed_onto`): a card is 56 mm wide, so one this
+    near overlaps the stack."""
     duplicate_mm: float = 10.0
     twin_box_mm: float = 20.0
     twin_box_deg: float = 3.0
@@ -538,17 +543,40 @@ class StackTracker:
 
     def _moved_stack(self, pile: Pile, card: Card) -> Pile | None:
         """A stack out of view for a while that a new pile's card continues (its top, or the card after it):
-        the stack was pushed there under a hand. Voted first, so one misread cannot move a stack."""
-        best, best_distance = None, self.settings.reacquire_mm
+        the stack was pushed there under a hand. Voted first, so one misread cannot move a stack. Within
+        ``strayed_mm`` of the stack, a card a few numbers above its top continues it too (the cards between
+        landed unseen or misread; the judge decides whether that can be): a card lying half on a stack was
+        played on it."""
+        s = self.settings
+        best, best_distance = None, s.reacquire_mm
         for other in self.stacks:
-            if other is pile or other.top is None or self.unseen_for(other.id) < self.settings.reanchor_after_s:
-                continue
-            if card != other.top and not card.follows(other.top):
+            if other is pile or other.top is None:
                 continue
             distance = math.dist(other.position, pile.position)
+            if card == other.top or card.follows(other.top):
+                if self.unseen_for(other.id) < s.reanchor_after_s:
+                    continue
+            elif not self._strayed_onto(other, card, distance):
+                continue
             if distance < best_distance:
                 best, best_distance = other, distance
         return best
+
+    def _strayed_onto(self, stack: Pile, card: Card, distance: float) -> bool:
+        """Whether ``card``, read ``distance`` from ``stack``, lies on it though numbers above its top: within
+        ``strayed_mm`` and at most ``strayed_hidden`` cards above (seed 99901, eight players: a g7 and a g8 on a
+        green-striped cloth misread, the stack's place drifting after a lower card's reading, then the g9 read
+        40 mm from it was taken for a new pile, "not a one")."""
+        top, s = stack.top, self.settings
+        # its top covered for a while (by this card, maybe): out of view, or not read surely
+        covered = max(self.unseen_for(stack.id), self._hidden_s(stack, self._t))
+        return (
+            top is not None
+            and covered >= s.reanchor_after_s
+            and distance <= s.strayed_mm
+            and card.colour == top.colour
+            and 0 < card.number - top.number - 1 <= s.strayed_hidden
+        )
 
     def _tentative_for(self, sighting: Sighting) -> Pile:
         for pile in self.piles:

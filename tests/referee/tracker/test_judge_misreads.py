@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.cards import Card
+from referee.events import Placement
 from referee.centre import Centre
 from referee.tracker import Referee
 from referee.tracker.judge import Judge
@@ -99,3 +100,20 @@ def test_a_card_not_a_one_built_on_far_above_any_stack_of_its_colour_started_a_s
     said = judged(*_stack_to(2), Landed(2, Y[7], 7.0, 210), Landed(2, Y[8], 8.0, 240))
     assert said[2:4] == [("illegal_play", "y7"), ("stack_started", "y1")]
     assert said[-1] == ("card_played", "y8")
+
+
+def test_a_card_not_a_one_built_on_goes_to_the_stack_it_lies_on_when_several_could_have_taken_it():
+    # seed 99901, eight players: a g9 found lying on its g6 stack (the g7, g8 misread) while another green stack
+    # stood at g7 across the table: the g9 was played where it lay, not on a stack g1..g8 nobody saw
+    near, far = Placement(0.0, 0.0), Placement(600.0, 0.0)
+    here = [Landed(1, Y[k], float(k), 30 * k, near) for k in range(1, 7)]
+    there = [Landed(3, Y[k], k + 0.5, 30 * k + 15, far) for k in range(1, 8)]
+    landings = sorted([*here, *there], key=lambda c: c.t)
+    said = judged(*landings, Landed(2, Y[9], 9.0, 270, Placement(30.0, 10.0)), Landed(2, Y[10], 10.0, 300, Placement(31.0, 9.0)))
+    assert said[13:] == [
+        ("illegal_play", "y9"),
+        ("card_played", "y7"),
+        ("card_played", "y8"),
+        ("card_played", "y9"),
+        ("card_played", "y10"),
+    ]

@@ -166,6 +166,24 @@ def test_a_stack_nudged_across_the_table_keeps_its_identity(hidden: bool):
     assert "stack_removed" not in [e.type for e in events]
 
 
+@pytest.mark.parametrize(("card", "at", "said"), [("g9", (45, 10), "card_played"), ("g9", (80, 10), "illegal_play")])
+def test_a_card_landing_half_on_a_hidden_stack_a_few_numbers_above_its_top_continues_it(card, at, said):
+    # seed 99901, eight players: the g7 and g8 misread on a green-striped cloth, the g9 read 40-50 mm from where the
+    # stack was last seen under the hand that slapped it: not a new pile "not a one". A card lying a card's
+    # length away is a pile of its own
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "g1 g2 g3 g4 g5 g6")
+    table.hide(last + 0.5, last + 3.0, (0, 0), radius=30)
+    table.put(last + 2.0, card, at)
+    events, _ = film(table, last + 4.0, Noise(jitter_mm=1.0, seed=4))
+    after = [(e.type, str(e.card)) for e in events if e.t > last + 0.2]
+    if said == "card_played":
+        assert after == [("card_played", "g7"), ("card_played", "g8"), ("card_played", "g9")]
+        assert {e.stack for e in events} == {1}
+    else:
+        assert after == [("illegal_play", "g9")]
+
+
 def test_two_stacks_of_one_colour_side_by_side_grow_separately():
     table = ScriptedTable(FPS)
     table.put(0.0, "r1", (0, 0))
