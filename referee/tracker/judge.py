@@ -268,9 +268,7 @@ class Judge:
             book.stack = home[0]
         return self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
 
-    def _stack_it_strayed_from(
-        self, card: Card, near: Placement | None = None
-    ) -> tuple[int, tuple[Card, ...]] | None:
+    def _stack_it_strayed_from(self, card: Card, near: Placement | None = None) -> tuple[int, tuple[Card, ...]] | None:
         """The open stack of ``card``'s colour it may have been played on with at most
         :data:`STRAYED_HIDDEN` cards between them unseen, and those cards; None unless exactly one stack may,
         or, of several, exactly one lies within :data:`STRAYED_NEAR_MM` of ``near`` (where the card lay).

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.cards import Card
-from referee.events import Placement
 from referee.centre import Centre
+from referee.events import Placement
 from referee.tracker import Referee
 from referee.tracker.judge import Judge
 from referee.tracker.stacks import Landed, Together
@@ -109,7 +109,9 @@ def test_a_card_not_a_one_built_on_goes_to_the_stack_it_lies_on_when_several_cou
     here = [Landed(1, Y[k], float(k), 30 * k, near) for k in range(1, 7)]
     there = [Landed(3, Y[k], k + 0.5, 30 * k + 15, far) for k in range(1, 8)]
     landings = sorted([*here, *there], key=lambda c: c.t)
-    said = judged(*landings, Landed(2, Y[9], 9.0, 270, Placement(30.0, 10.0)), Landed(2, Y[10], 10.0, 300, Placement(31.0, 9.0)))
+    said = judged(
+        *landings, Landed(2, Y[9], 9.0, 270, Placement(30.0, 10.0)), Landed(2, Y[10], 10.0, 300, Placement(31.0, 9.0))
+    )
     assert said[13:] == [
         ("illegal_play", "y9"),
         ("card_played", "y7"),
