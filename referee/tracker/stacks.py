@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.cards import LOWEST, Card
 from referee.events import Placement
@@ -719,6 +719,11 @@ class StackTracker:
                 continue
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
+                alt = self._read_as_expected(pile, run.card, run.placement)
+                if alt is not None:  # it came down when first read either way
+                    self._read_as_top(pile, alt)
+                    t, first = min((alt.first_t, alt.first_frame), (run.first_t, run.first_frame))
+                    return [self._land(pile, alt.card, t, first, alt.placement)]
                 again = self._lies_again(pile, run.card, run.placement)
                 args = (pile, run.card, run.first_t, run.first_frame, run.placement)
                 return [self._land(*args, copy=True, again=again, beside=run.beside)]
@@ -833,6 +838,11 @@ class StackTracker:
             return []  # a face read anew where nothing moved since the top showed: the still top misread
         if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
+        alt = None if self._expected(pile, winner.card) else self._read_as_expected(pile, winner.card, winner.placement)
+        if alt is not None:  # it came down when first read either way
+            self._read_as_top(pile, alt)
+            t, first = min((alt.first_t, alt.first_frame), (winner.first_t, winner.first_frame))
+            winner = replace(alt, first_t=t, first_frame=first)
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
             return []
@@ -861,6 +871,37 @@ class StackTracker:
             return [first]
         t, frame, placement = places[-1]  # a second copy landed while the first was being voted on
         return [first, self._land(pile, winner.card, t, frame, placement, copy=True)]
+
+    def _read_as_expected(self, pile: Pile, card: Card, placement: Placement | None) -> Candidate | None:
+        """The card the rules expect next (no leap over unseen cards), read lying still in the very place of
+        ``card`` (which they do not expect) since the pile last changed: one card read two ways, and the rules are
+        the prior (seed 99901, two players: a g7 landing on its g6 read "g1" at 0.9 in most frames and "g7" in a
+        few, 6 mm apart; ruled "g1 on g7"). A card slapped on a card that has not yet won its vote lies off or
+        turned, not in its box."""
+        if placement is None or card == pile.top:  # the top boxed anew: no ruling to overturn
+            return None
+        s = self.settings
+        at = (placement.x, placement.y, placement.angle)
+        for run in pile.ballot.glimpsed():
+            if run.card == card or run.card in pile.cards or run.frames < 2 or run.weight < 1.0:
+                continue  # read as often as a glimpsed card must be (see :meth:`_land`)
+            places = [(p.x, p.y, p.angle) for _, _, p in run.trail if p is not None]
+            if not any(same_pose(p, at, s.pose_mm, s.pose_deg) for p in places):
+                continue
+            top = pile.legal_top
+            following = run.card.number == LOWEST if top is None else run.card.follows(top)
+            if following and self._expected(pile, run.card) and self._settled(pile, run.card, run.first_t):
+                return run
+        return None
+
+    @staticmethod
+    def _read_as_top(pile: Pile, run: Candidate) -> None:
+        """Counts ``run``'s readings, made before its card became the top, as readings of the top where it lies:
+        the other reading of that card in its box is then the top misread (see :meth:`_misread_top`), and, once
+        those readings are old, a face read anew there since with nothing moved is too (:meth:`_moved_lately`)."""
+        reads = [(t, (p.x, p.y, p.angle), False) for t, _, p in run.trail if p is not None]
+        pile.top_reads = deque(sorted([*pile.top_reads, *reads], key=lambda r: r[0]))
+        pile.top_seen = deque(sorted([*pile.top_seen, *(t for t, _, _ in reads)]))
 
     def _expected(self, pile: Pile, card: Card) -> bool:
         """Whether ``card`` could lie on ``pile`` legally: a 1 on a new pile; on a stack, a higher card of its
@@ -898,6 +939,11 @@ class StackTracker:
         lead = self.settings.still_lead_s
         by_then = [changed for at, changed in pile.changes if at <= first_t + 1e-6]
         changed = by_then[-1] if by_then else None
+        oldest = pile.changes[0][1] if pile.changes else None
+        if not by_then and oldest is not None and oldest <= first_t:
+            # the record of ``first_t`` is forgotten (a vote that went on for seconds), but nothing changed
+            # between then and the oldest record: that record's latest change was the latest at ``first_t``
+            changed = oldest
         if lead is None or changed is None:
             return True
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]

@@ -171,3 +171,25 @@ def test_an_illegal_card_taken_back_shows_the_top_below_again_and_hides_no_plays
     assert [f"{e.type} {e.card}" for e in said if e.type in ("card_taken_back", "card_played")][
         -1
     ] == "card_taken_back b6"
+
+
+def test_the_next_card_read_now_and_then_in_the_box_of_a_lower_copy_read_more_often_is_the_next_card():
+    # seed 99901, two players: a g7 landing on its g6 was read "g1" in most frames (sure, and for seconds on the
+    # still picture) and "g7" in a few, 6 mm apart: one card read two ways, not a g1 slapped on the g7
+    frames = built("g1", "g2", "g3", "g4", "g5", "g6")
+    landed = len(frames) / FPS
+    for k in range(240):
+        label, at = ("g7", (21.0, 2.0)) if k in (3, 4, 5) else ("g1", (20.0, 2.0))
+        frames.append((label, at, 26.0, landed))
+    said = referee_of(frames)
+    assert illegal(said) == []
+    assert [f"{e.type} {e.card}" for e in said][-1] == "card_played g7"
+
+
+def test_a_lower_copy_slapped_away_from_the_next_card_read_in_passing_is_still_illegal():
+    frames = built("g1", "g2", "g3", "g4", "g5", "g6")
+    landed = len(frames) / FPS
+    for k in range(240):
+        label, at = ("g7", (21.0, 2.0)) if k in (3, 4, 5) else ("g1", (40.0, 20.0))
+        frames.append((label, at, 26.0 if label == "g7" else 45.0, landed))
+    assert illegal(referee_of(frames)) == ["g1 wrong_number"]
