@@ -722,8 +722,8 @@ class StackTracker:
                 alt = self._read_as_expected(pile, run.card, run.placement)
                 if alt is not None:  # it came down when first read either way
                     self._read_as_top(pile, alt)
-                    t, first = min((alt.first_t, alt.first_frame), (run.first_t, run.first_frame))
-                    return [self._land(pile, alt.card, t, first, alt.placement)]
+                    t0, f0 = min((alt.first_t, alt.first_frame), (run.first_t, run.first_frame))
+                    return [self._land(pile, alt.card, t0, f0, alt.placement)]
                 again = self._lies_again(pile, run.card, run.placement)
                 args = (pile, run.card, run.first_t, run.first_frame, run.placement)
                 return [self._land(*args, copy=True, again=again, beside=run.beside)]
@@ -841,8 +841,8 @@ class StackTracker:
         alt = None if self._expected(pile, winner.card) else self._read_as_expected(pile, winner.card, winner.placement)
         if alt is not None:  # it came down when first read either way
             self._read_as_top(pile, alt)
-            t, first = min((alt.first_t, alt.first_frame), (winner.first_t, winner.first_frame))
-            winner = replace(alt, first_t=t, first_frame=first)
+            t0, f0 = min((alt.first_t, alt.first_frame), (winner.first_t, winner.first_frame))
+            winner = replace(alt, first_t=t0, first_frame=f0)
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
             return []
