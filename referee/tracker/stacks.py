@@ -1057,6 +1057,12 @@ class StackTracker:
             beside,
             tuple((c.card, c.first_t, c.first_frame) for c in runs),
         )
+        run = pile.ballot.run(card)
+        if run is not None and not copy:
+            # its vote's readings were readings of the top where it lies: a face read anew there after them with
+            # nothing moved is a misread (a still picture's frames are not read again, so the top may not be read
+            # again before it: seed 99904, two players, a y3 read "y5" in the y3's box after its vote)
+            pile.top_seen = deque(sorted([*pile.top_seen, *(at for at, _, _ in run.trail if at >= t)]))
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))

@@ -193,3 +193,20 @@ def test_a_lower_copy_slapped_away_from_the_next_card_read_in_passing_is_still_i
         label, at = ("g7", (21.0, 2.0)) if k in (3, 4, 5) else ("g1", (40.0, 20.0))
         frames.append((label, at, 26.0 if label == "g7" else 45.0, landed))
     assert illegal(referee_of(frames)) == ["g1 wrong_number"]
+
+
+def test_a_face_read_anew_where_the_top_just_voted_in_lies_on_a_still_picture_is_a_misread():
+    # seed 99904, two players: a y3 read surely for a third of a second, the picture still and so read only every
+    # fourth frame (a repeated reading is one vote), then "y5" in its box turned 9 degrees, as surely, for seconds
+    referee, said = Referee(), []
+    frames = built("y1", "y2")
+    for i, (label, at, angle, changed) in enumerate(frames):
+        said += referee.update(FrameSightings(i / FPS, i, (reading(i, label, at, angle, changed),)))
+    landed = len(frames) / FPS
+    for k in range(90):
+        i = len(frames) + k
+        label, angle = ("y3", 6.0) if k < 11 else ("y5", 15.0)
+        seen = Sighting.face_at(Card.parse(label), (4.0, 2.0), angle=angle, confidence=0.9, identity_confidence=0.95)
+        frame = FrameSightings(i / FPS, i, (dataclasses.replace(seen, still_since=landed),))
+        said += referee.update(frame)
+    assert [f"{e.type} {e.card}" for e in said] == ["stack_started y1", "card_played y2", "card_played y3"]
