@@ -252,6 +252,12 @@ class Pile:
     """The faces of the pile's latest reading that count for :attr:`settled`, with since when each lay still: a
     repeated frame (the same reading of a still picture) shows them lying still longer."""
     conflict: _PairRun | None = None
+    first_reads: dict[Card, float] = field(default_factory=dict)
+    """When each face not on the pile was first read there since the pile last changed (a vote's run may start
+    later: its first readings sporadic, or outread)."""
+    alias: tuple[Card, Pose] | None = None
+    """A face the top was read as where it lies, while it landed (see ``StackTracker._read_as_expected``): read
+    there again, it is the top, until the next card lands."""
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
     """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
     gone: bool = False
@@ -601,7 +607,10 @@ class StackTracker:
         pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
         pile.frames_seen += 1
         self._note_change(pile, seen, frame.t)
-        readings = self._classify(pile, seen)
+        readings = self._classify(pile, self._unaliased(pile, seen))
+        for reading in readings:
+            if reading.element < 0:
+                pile.first_reads.setdefault(reading.card, frame.t)
         self._note_top_reads(pile, readings, frame.t)
         if pile.cards and any(r.element == len(pile.cards) - 1 for r in readings):
             pile.top_seen.append(frame.t)
@@ -719,11 +728,13 @@ class StackTracker:
                 continue
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
-                alt = self._read_as_expected(pile, run.card, run.placement)
+                alt = self._read_as_expected(pile, run.card, run.placement, run.first_t)
                 if alt is not None:  # it came down when first read either way
                     self._read_as_top(pile, alt)
                     t0, f0 = min((alt.first_t, alt.first_frame), (run.first_t, run.first_frame))
-                    return [self._land(pile, alt.card, t0, f0, alt.placement)]
+                    landed = self._land(pile, alt.card, t0, f0, alt.placement)
+                    pile.alias = (run.card, (run.placement.x, run.placement.y, run.placement.angle))
+                    return [landed]
                 again = self._lies_again(pile, run.card, run.placement)
                 args = (pile, run.card, run.first_t, run.first_frame, run.placement)
                 return [self._land(*args, copy=True, again=again, beside=run.beside)]
@@ -805,6 +816,7 @@ class StackTracker:
         ruled illegal). A second copy of the top is the judge's to rule on (its twin)."""
         v = self.settings.voting
         cards = tuple(sorted(s.card for s in news if s.card is not None and s.card not in pile.cards))
+        cards = tuple(card for card in cards if self._pairs_up(pile, card, cards))
         if len(cards) < 2:
             return None
         run = pile.conflict
@@ -826,6 +838,14 @@ class StackTracker:
         pile.ballot.restart(keep=cards[-1])
         return Together(pile.id, cards, run.first_t, run.first_frame, run.placement, tuple(seen))
 
+    def _pairs_up(self, pile: Pile, card: Card, cards: tuple[Card, ...]) -> bool:
+        """Whether ``card`` read with ``cards`` may have landed with them: the rules expect it, it follows one of
+        them (b2 and b3 played faster than the camera saw), or two copies of it came down (two players slapped the
+        same card). Another card read beside them is a misread and must win its own vote: a pair is voted in at the
+        usual bar, and an illegal card in it is ruled on at once (seed 99900, two players: a b2 on a b1 boxed
+        twice, once with the b1's strip, read "b5", ruled illegal as a pair)."""
+        return cards.count(card) > 1 or self._expected(pile, card) or any(card.follows(c) for c in cards)
+
     def _ruling_on_top(self, pile: Pile) -> list[Change]:
         winner = pile.ballot.winner(
             expected=lambda card: self._expected(pile, card),
@@ -838,11 +858,16 @@ class StackTracker:
             return []  # a face read anew where nothing moved since the top showed: the still top misread
         if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
-        alt = None if self._expected(pile, winner.card) else self._read_as_expected(pile, winner.card, winner.placement)
-        if alt is not None:  # it came down when first read either way
+        alt = None
+        if not pile.tentative and not self._expected(pile, winner.card):
+            alt = self._read_as_expected(pile, winner.card, winner.placement, winner.first_t)
+        if alt is not None and winner.placement is not None:  # it came down when first read either way
             self._read_as_top(pile, alt)
             t0, f0 = min((alt.first_t, alt.first_frame), (winner.first_t, winner.first_frame))
-            winner = replace(alt, first_t=t0, first_frame=f0)
+            p = winner.placement
+            landed = self._land(pile, alt.card, t0, f0, alt.placement)
+            pile.alias = (winner.card, (p.x, p.y, p.angle))
+            return [landed]
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
             return []
@@ -872,12 +897,13 @@ class StackTracker:
         t, frame, placement = places[-1]  # a second copy landed while the first was being voted on
         return [first, self._land(pile, winner.card, t, frame, placement, copy=True)]
 
-    def _read_as_expected(self, pile: Pile, card: Card, placement: Placement | None) -> Candidate | None:
-        """The card the rules expect next (no leap over unseen cards), read lying still in the very place of
-        ``card`` (which they do not expect) since the pile last changed: one card read two ways, and the rules are
-        the prior (seed 99901, two players: a g7 landing on its g6 read "g1" at 0.9 in most frames and "g7" in a
-        few, 6 mm apart; ruled "g1 on g7"). A card slapped on a card that has not yet won its vote lies off or
-        turned, not in its box."""
+    def _read_as_expected(self, pile: Pile, card: Card, placement: Placement | None, since: float) -> Candidate | None:
+        """The card the rules expect next (no leap over unseen cards), read in the very place of ``card`` (which
+        they do not expect, and which was read lying still there) since the pile last changed, and still after
+        ``card`` was first read (at ``since`` if not recorded): one card read two ways, and the rules are the prior
+        (seed 99901, two players: a g7 landing on its g6 read "g1" at 0.9 in most frames and "g7" in a few, 6 mm
+        apart; ruled "g1 on g7"). A card slapped on a card that has not yet won its vote lies off or turned, not
+        in its box; one read only before ``card`` was covered by it."""
         if placement is None or card == pile.top:  # the top boxed anew: no ruling to overturn
             return None
         s = self.settings
@@ -885,14 +911,27 @@ class StackTracker:
         for run in pile.ballot.glimpsed():
             if run.card == card or run.card in pile.cards or run.frames < 2 or run.weight < 1.0:
                 continue  # read as often as a glimpsed card must be (see :meth:`_land`)
+            if run.last_t < pile.first_reads.get(card, since):
+                continue  # read only before: glimpsed, then covered by ``card`` (a y3 under a y4 slapped on it)
             places = [(p.x, p.y, p.angle) for _, _, p in run.trail if p is not None]
             if not any(same_pose(p, at, s.pose_mm, s.pose_deg) for p in places):
                 continue
             top = pile.legal_top
             following = run.card.number == LOWEST if top is None else run.card.follows(top)
-            if following and self._expected(pile, run.card) and self._settled(pile, run.card, run.first_t):
+            if following and self._expected(pile, run.card):
                 return run
         return None
+
+    def _unaliased(self, pile: Pile, seen: list[Sighting]) -> list[Sighting]:
+        """``seen`` with the top's misreading where it lies (:attr:`Pile.alias`) read as the top."""
+        if pile.alias is None or pile.top is None:
+            return seen
+        card, pose = pile.alias
+        s = self.settings
+        return [
+            replace(x, card=pile.top) if x.card == card and same_pose(pose_of(x), pose, s.pose_mm, s.pose_deg) else x
+            for x in seen
+        ]
 
     @staticmethod
     def _read_as_top(pile: Pile, run: Candidate) -> None:
@@ -1063,6 +1102,8 @@ class StackTracker:
             # nothing moved is a misread (a still picture's frames are not read again, so the top may not be read
             # again before it: seed 99904, two players, a y3 read "y5" in the y3's box after its vote)
             pile.top_seen = deque(sorted([*pile.top_seen, *(at for at, _, _ in run.trail if at >= t)]))
+        pile.alias = None
+        pile.first_reads = {}
         pile.cards.append(card)
         pile.removable.append(True)  # until the judge settles it
         pile.poses.append(None if placement is None else (placement.x, placement.y, placement.angle))

@@ -210,3 +210,32 @@ def test_a_face_read_anew_where_the_top_just_voted_in_lies_on_a_still_picture_is
         frame = FrameSightings(i / FPS, i, (dataclasses.replace(seen, still_since=landed),))
         said += referee.update(frame)
     assert [f"{e.type} {e.card}" for e in said] == ["stack_started y1", "card_played y2", "card_played y3"]
+
+
+def test_a_card_boxed_twice_on_landing_one_box_misread_is_one_card_played_not_a_pair_with_an_illegal_card():
+    # seed 99900, two players: a b2 slapped on the b1, boxed alone and again 14 mm off with the b1's strip, that
+    # box read "b5", both in every frame: not "b2 and b5 landed together", with b5 ruled illegal at once
+    referee, said = Referee(), []
+    frames = built("b1")
+    landed = len(frames) / FPS
+    frames += [("b2", (2.0, 1.0), 3.0, landed)] * 60
+    for i, (label, at, angle, changed) in enumerate(frames):
+        sightings = [reading(i, label, at, angle, changed)]
+        if label == "b2":
+            sightings.append(reading(i, "b5", (12.0, 10.0), 7.0, changed))
+        said += referee.update(FrameSightings(i / FPS, i, tuple(sightings)))
+    assert [f"{e.type} {e.card}" for e in said] == ["stack_started b1", "card_played b2"]
+
+
+def test_a_card_read_as_another_before_and_after_it_is_read_right_stays_itself_while_misread_so():
+    # seed 99905, eight players: a y2 slapped on its y1 read "y5" as it came down, "y2" for a moment, then "y5"
+    # for seconds where it lay: y2 played, and its "y5" neither illegal nor, once the y2's top went unread long
+    # enough, a y5 with a y3 and a y4 played unseen
+    frames = built("y1")
+    start = len(frames)
+    for k in range(150):
+        t = (start + k) / FPS
+        label = "y2" if 12 <= k < 21 else "y5"
+        frames.append((label, (21.0, 2.0), 26.0, t if k < 21 else (start + 21) / FPS))
+    said = referee_of(frames)
+    assert [f"{e.type} {e.card}" for e in said] == ["stack_started y1", "card_played y2"]
