@@ -152,9 +152,9 @@ class TrackerSettings:
     reacquire_mm: float = 320.0
     strayed_mm: float = 55.0
     strayed_hidden: int = 2
-    """A new pile's card this near a stack out of view, at most ``strayed_hidden`` numbers above the top after
-    the next, continues that stack (see :meth:`StackTracker._strayed_onto`): a card is 56 mm wide, so one this
-    near overlaps the stack."""
+    """A new pile's card this near a stack whose top was covered a while, with at most ``strayed_hidden`` cards
+    between it and the top, continues that stack (see :meth:`StackTracker._strayed_onto`): a card is 56 mm wide,
+    so one this near overlaps the stack."""
     duplicate_mm: float = 10.0
     twin_box_mm: float = 20.0
     twin_box_deg: float = 3.0
@@ -729,12 +729,8 @@ class StackTracker:
             pile.copy_run = pile.uncover_run = None
             if run is not None and run.element < 0:
                 alt = self._read_as_expected(pile, run.card, run.placement, run.first_t)
-                if alt is not None:  # it came down when first read either way
-                    self._read_as_top(pile, alt)
-                    t0, f0 = min((alt.first_t, alt.first_frame), (run.first_t, run.first_frame))
-                    landed = self._land(pile, alt.card, t0, f0, alt.placement)
-                    pile.alias = (run.card, (run.placement.x, run.placement.y, run.placement.angle))
-                    return [landed]
+                if alt is not None:
+                    return [self._land_misread(pile, alt, run.card, run.placement, (run.first_t, run.first_frame))]
                 again = self._lies_again(pile, run.card, run.placement)
                 args = (pile, run.card, run.first_t, run.first_frame, run.placement)
                 return [self._land(*args, copy=True, again=again, beside=run.beside)]
@@ -858,16 +854,11 @@ class StackTracker:
             return []  # a face read anew where nothing moved since the top showed: the still top misread
         if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
-        alt = None
-        if not pile.tentative and not self._expected(pile, winner.card):
+        if not pile.tentative and winner.placement is not None and not self._expected(pile, winner.card):
             alt = self._read_as_expected(pile, winner.card, winner.placement, winner.first_t)
-        if alt is not None and winner.placement is not None:  # it came down when first read either way
-            self._read_as_top(pile, alt)
-            t0, f0 = min((alt.first_t, alt.first_frame), (winner.first_t, winner.first_frame))
-            p = winner.placement
-            landed = self._land(pile, alt.card, t0, f0, alt.placement)
-            pile.alias = (winner.card, (p.x, p.y, p.angle))
-            return [landed]
+            if alt is not None:
+                first = (winner.first_t, winner.first_frame)
+                return [self._land_misread(pile, alt, winner.card, winner.placement, first)]
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
             return []
@@ -921,6 +912,17 @@ class StackTracker:
             if following and self._expected(pile, run.card):
                 return run
         return None
+
+    def _land_misread(
+        self, pile: Pile, alt: Candidate, misread: Card, at: Placement, first: tuple[float, int]
+    ) -> Landed:
+        """``alt`` lands, read as ``misread`` where it lies (at ``at``, first at ``first``): it came down when first
+        read either way, and ``misread`` read there again is it (:attr:`Pile.alias`)."""
+        self._read_as_top(pile, alt)
+        t, frame = min((alt.first_t, alt.first_frame), first)
+        landed = self._land(pile, alt.card, t, frame, alt.placement)
+        pile.alias = (misread, (at.x, at.y, at.angle))
+        return landed
 
     def _unaliased(self, pile: Pile, seen: list[Sighting]) -> list[Sighting]:
         """``seen`` with the top's misreading where it lies (:attr:`Pile.alias`) read as the top."""
