@@ -857,8 +857,8 @@ class StackTracker:
         if not pile.tentative and winner.placement is not None and not self._expected(pile, winner.card):
             alt = self._read_as_expected(pile, winner.card, winner.placement, winner.first_t)
             if alt is not None:
-                first = (winner.first_t, winner.first_frame)
-                return [self._land_misread(pile, alt, winner.card, winner.placement, first)]
+                since = (winner.first_t, winner.first_frame)
+                return [self._land_misread(pile, alt, winner.card, winner.placement, since)]
         if pile.tentative and self._part_of_a_stack(pile, winner.card):
             pile.gone = True  # a lower card of a neighbouring stack showing beside its top: not a new pile
             return []
