@@ -417,7 +417,7 @@ class Judge:
         if a is None or b is None:
             return False
         turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
-        return math.hypot(a.x - b.x, a.y - b.y) < self.twin_apart[0] and turn < self.twin_apart[1]
+        return _apart(a, b) < self.twin_apart[0] and turn < self.twin_apart[1]
 
     def _hidden_conflict(self, book: _PileBook, change: Landed) -> list[Event]:
         last = book.last_landing

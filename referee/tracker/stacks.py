@@ -938,11 +938,10 @@ class StackTracker:
     @staticmethod
     def _read_as_top(pile: Pile, run: Candidate) -> None:
         """Counts ``run``'s readings, made before its card became the top, as readings of the top where it lies:
-        the other reading of that card in its box is then the top misread (see :meth:`_misread_top`), and, once
-        those readings are old, a face read anew there since with nothing moved is too (:meth:`_moved_lately`)."""
+        the other reading of that card in its box is then the top misread (see :meth:`_misread_top`). (:meth:`_land`
+        counts them for :meth:`_moved_lately` too, as for every card voted in.)"""
         reads = [(t, (p.x, p.y, p.angle), False) for t, _, p in run.trail if p is not None]
         pile.top_reads = deque(sorted([*pile.top_reads, *reads], key=lambda r: r[0]))
-        pile.top_seen = deque(sorted([*pile.top_seen, *(t for t, _, _ in reads)]))
 
     def _expected(self, pile: Pile, card: Card) -> bool:
         """Whether ``card`` could lie on ``pile`` legally: a 1 on a new pile; on a stack, a higher card of its
