@@ -60,15 +60,52 @@ class FaceReader:
         if self.both_ways:
             n = len(crops)
             colour_p, number_p, face_p = ((p[:n] + p[n:]) / 2 for p in (colour_p, number_p, face_p))
-        colour = colour_p.argmax(1)
-        number = number_p.argmax(1)
-        rows = np.arange(len(crops))
-        confidence = colour_p[rows, colour] * number_p[rows, number]
-        return FaceReading(
-            colour=colour.astype(np.int8),
-            number=(number + 1).astype(np.int8),
-            confidence=confidence.astype(np.float32),
-            face=face_p[:, 0].astype(np.float32),
-            colour_probabilities=colour_p.astype(np.float32),
-            number_probabilities=number_p.astype(np.float32),
-        )
+        return _reading(colour_p, number_p, face_p[:, 0])
+
+
+PROBABILITY_FLOOR = 1e-6
+"""A network's probability is never taken as below this when readings are pooled: one crop's zero for the right
+number (a crop cut through its digit) must not veto what the others read."""
+
+
+def pooled(reading: FaceReading, owner: npt.NDArray[np.intp], n: int) -> FaceReading:
+    """One reading per card 0..n-1 from the readings of several crops of it (``owner``: whose each crop is):
+    the normalised geometric mean of their colour and number probabilities (a product of experts: crops that
+    agree keep their sureness, one that disagrees makes the reading unsure rather than have its say), its
+    likeliest colour and number, and their joint probability as its confidence.
+
+    >>> two = FaceReading(np.zeros(2, np.int8), np.zeros(2, np.int8), np.zeros(2, np.float32), np.ones(2, np.float32),
+    ...     np.float32([[1, 0, 0, 0], [1, 0, 0, 0]]), np.float32([[0, 0, 0.9, 0.1, 0, 0, 0, 0, 0, 0],
+    ...                                                    [0, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0.8]]))
+    >>> one = pooled(two, np.array([0, 0]), 1)
+    >>> int(one.number[0]), round(float(one.confidence[0]), 2)
+    (3, 0.75)
+    """
+    counts = np.maximum(np.bincount(owner, minlength=n), 1).astype(np.float32)
+
+    def geometric(p: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        logs = np.zeros((n, *p.shape[1:]), np.float32)
+        np.add.at(logs, owner, np.log(np.maximum(p, PROBABILITY_FLOOR)))
+        mean = np.exp(logs / counts.reshape(-1, *([1] * (p.ndim - 1))))
+        return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    face = np.zeros(n, np.float32)
+    np.add.at(face, owner, reading.face)
+    return _reading(geometric(reading.colour_probabilities), geometric(reading.number_probabilities), face / counts)
+
+
+def _reading(
+    colour_p: npt.NDArray[np.float32], number_p: npt.NDArray[np.float32], face_p: npt.NDArray[np.float32]
+) -> FaceReading:
+    colour = colour_p.argmax(1)
+    number = number_p.argmax(1)
+    rows = np.arange(len(colour_p))
+    confidence = colour_p[rows, colour] * number_p[rows, number]
+    return FaceReading(
+        colour=colour.astype(np.int8),
+        number=(number + 1).astype(np.int8),
+        confidence=confidence.astype(np.float32),
+        face=face_p.astype(np.float32),
+        colour_probabilities=colour_p.astype(np.float32),
+        number_probabilities=number_p.astype(np.float32),
+    )
