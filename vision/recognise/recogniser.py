@@ -132,21 +132,25 @@ class Recogniser:
         reading: FaceReading,
     ) -> FaceReading:
         """The faces whose colour fit took more than one card (:attr:`FaceFit.one_card` false: a stack's top and
-        the cards of its colour under it) read again through the detector's box: where it reads what the fit
-        read, that stands; where they disagree, the readings through every candidate quad (the fit, the box and
-        its card-shaped twins) are pooled. Through the fit alone the digits of the cards below read as the
-        top's, surely: a g5 on its g4 and g3 read "g3" at 0.95-0.99, a y10 on its y9 "y8", a red 9 "10" at 0.99
-        where its box reads "9" at 1.0. Over 43,700 readings of still faces at least
-        60 % visible in six rendered rounds (seeds 100001-100005, every 5th frame), the 4,095 through such fits
-        were wrong 94 times, 89 of them at 0.8 or surer, and right at 0.8 or surer 3,980 times; so, 18 wrong, 4
-        at 0.8, and 3,953 right at 0.8. Always pooled (:func:`vision.recognise.faces.pooled`): 25 wrong, 1 at
-        0.8, but 3,886 right at 0.8, and a g5 read "g5" through its box and fit, "g3" through a card-shaped box
-        over the card below, came out "g3" (seed 100003, two players: played 8 s late). The arithmetic mean: 19
-        wrong, 1,745 right at 0.8; the most confident candidate: 25 wrong, surely. One more network call, for
-        those faces only; the fit stays the detection's quad (the stack's outline).
+        the cards of its colour under it) read again through the detector's box and its card-shaped twins: where
+        the box reads what the fit read, surely, that stands (unsurely: the surest candidate, as for any face
+        read unsurely); where they disagree, the readings through every candidate quad are pooled. Through the
+        fit alone the digits of the cards below read as the top's, surely: a g5 on its g4 and g3 read "g3" at
+        0.95-0.99, a y10 on its y9 "y8", a red 9 "10" at 0.99 where its box reads "9" at 1.0.
 
-        A pooled 10 gives way to another number a quad holding the top alone reads surely (:data:`NOT_TEN`): two
-        corner digits side by side in a fit over two cards read as a 10 through most quads."""
+        Over 43,700 readings of still faces at least 60 % visible in six rendered rounds (seeds 100001-100005,
+        every 5th frame), the 4,095 through such fits were wrong 94 times, 89 of them at 0.8 or surer, and right
+        at 0.8 or surer 3,980 times; so, 24 wrong, 10 at 0.8, and 3,962 right at 0.8. Pooled wherever the
+        reading was not sure and agreed: 24 wrong, 1 at 0.8, 3,932 right at 0.8, but a b10 read "b8" at 0.8
+        through its fit and box, "b10" at 0.9-0.99 through a card-shaped box, stayed "b8" (seed 100004, four
+        players: the b10 never played). Always pooled (:func:`vision.recognise.faces.pooled`): 25 wrong, 1 at
+        0.8, 3,886 right at 0.8, but a g5 read "g5" through its box and fit, "g3" through a card-shaped box over
+        the card below, came out "g3" (seed 100003, two players: played 8 s late). The arithmetic mean: 19
+        wrong, 1,745 right at 0.8. One more network call, for those faces only; the fit stays the detection's
+        quad (the stack's outline).
+
+        A 10 gives way to another number a quad holding the top alone reads surely (:data:`NOT_TEN`): two corner
+        digits side by side in a fit over two cards read as a 10 through most quads."""
         stacked = np.array([i for i, fit in enumerate(fits) if fit is not None and not fit.one_card], np.intp)
         if not self.search or not len(stacked):
             return reading
@@ -155,12 +159,17 @@ class Recogniser:
         # the fit's own reading joins its card's candidates
         fit = reading[stacked]
         mean = pooled(_concatenated(around, fit), np.r_[owner, np.arange(len(stacked))], len(stacked))
-        # where the detector's box reads what the fit reads, that stands, as sure as the surer of the two
+        # where the detector's box reads what the fit reads, that stands, as sure as the surer of the two; read
+        # unsurely by both, the surest candidate's reading (as any face read unsurely, see _read)
         box = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         agree = (around.colour[box] == fit.colour) & (around.number[box] == fit.number)
-        boxed = agree & (around.confidence[box] > fit.confidence)
+        sure = np.maximum(around.confidence[box], fit.confidence) >= SURE_FACE
+        boxed = agree & sure & (around.confidence[box] > fit.confidence)
+        best = _most_confident(owner, around.confidence, len(stacked))
+        searched = agree & ~sure & (around.confidence[best] > fit.confidence)
         reading = _merged(reading, stacked[~agree], mean, np.flatnonzero(~agree))
         reading = _merged(reading, stacked[boxed], around, box[boxed])
+        reading = _merged(reading, stacked[searched], around, best[searched])
         # a 10 holds only when no quad holding the top card alone reads another number fairly surely
         best = _most_confident(owner, np.where(around.number != TEN, around.confidence, -1.0), len(stacked))
         won = (reading.number[stacked] == TEN) & (around.number[best] != TEN) & (around.confidence[best] >= NOT_TEN)
