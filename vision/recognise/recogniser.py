@@ -171,9 +171,9 @@ class Recogniser:
         reading = _merged(reading, stacked[boxed], around, box[boxed])
         reading = _merged(reading, stacked[searched], around, best[searched])
         # a 10 holds only when no quad holding the top card alone reads another number fairly surely
-        best = _most_confident(owner, np.where(around.number != TEN, around.confidence, -1.0), len(stacked))
-        won = (reading.number[stacked] == TEN) & (around.number[best] != TEN) & (around.confidence[best] >= NOT_TEN)
-        return _merged(reading, stacked[won], around, best[won]) if won.any() else reading
+        other = _most_confident(owner, np.where(around.number != TEN, around.confidence, -1.0), len(stacked))
+        won = (reading.number[stacked] == TEN) & (around.number[other] != TEN) & (around.confidence[other] >= NOT_TEN)
+        return _merged(reading, stacked[won], around, other[won]) if won.any() else reading
 
     def _read(
         self,
