@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 from referee.cards import COLOURS
 from vision.detect import load_detector
+from vision.detect.geometry import polygon_iou
 from vision.detections import FACE
 from vision.oracle import truth_frames_path
 from vision.recognise.recogniser import Recogniser
@@ -36,18 +37,6 @@ SAMPLE = Path("datasets/samples/round.mp4")
 MIN_IOU = 0.6
 SURE = 0.8
 FITS = ("no fit", "one card", "several cards")
-
-
-def iou(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
-    """Rotated IoU of two convex quads.
-
-    >>> iou([[0, 0], [2, 0], [2, 2], [0, 2]], [[1, 0], [3, 0], [3, 2], [1, 2]])
-    0.3333333333333333
-    """
-    p, q = np.asarray(a, np.float32).reshape(4, 2), np.asarray(b, np.float32).reshape(4, 2)
-    inter, _ = cv2.intersectConvexConvex(p, q)
-    union = cv2.contourArea(p) + cv2.contourArea(q) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def measure(videos: Sequence[Path], every: int = 5, min_visible: float = 0.6, quiet: bool = False) -> Counter[str]:
@@ -86,10 +75,8 @@ def _frame_counts(
         near = [c for c in shown if np.hypot(*(np.mean(c["corners"], axis=0) - centre)) < 60]
         if not near:
             continue
-        card = max(near, key=lambda c: iou(c["corners"], found.corners[i]))
-        if card["kind"] != "face" or card["moving"] or card["visible"] < floor:
-            continue
-        if iou(card["corners"], found.corners[i]) < MIN_IOU:
+        overlap, card = max(((polygon_iou(c["corners"], found.corners[i]), c) for c in near), key=lambda p: p[0])
+        if card["kind"] != "face" or card["moving"] or card["visible"] < floor or overlap < MIN_IOU:
             continue
         fit = fits[i]
         kind = FITS[0] if fit is None else FITS[1] if fit.one_card else FITS[2]
