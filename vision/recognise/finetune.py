@@ -63,6 +63,7 @@ class FinetuneConfig:
     beneath_p: float = 0.0  # faces: share of extra crops lying on the card one lower, slapped askew (a stack)
     fanned_p: float = 0.0  # backs: share of extra crops lying in a fan of their own back (only a strip shows)
     fan_mixed_p: float = 0.0  # backs: share of a fan's other cards that are other cards (a stack fanned in place)
+    edge_p: float = 0.0  # share of extra crops cut by the picture's edge (a seat's row at the border)
     threads: int = 1
 
     def key(self) -> str:
@@ -72,7 +73,8 @@ class FinetuneConfig:
         beneath = f"-b{self.beneath_p}" if self.beneath_p else ""
         fanned = f"-f{self.fanned_p}" if self.fanned_p else ""
         fanned += f"m{self.fan_mixed_p}" if self.fan_mixed_p else ""
-        tail = f"{grain}{squash}{detector}{beneath}{fanned}"
+        edge = f"-e{self.edge_p}" if self.edge_p else ""
+        tail = f"{grain}{squash}{detector}{beneath}{fanned}{edge}"
         return f"extra-{self.part}-s{self.seed}-n{self.styles}-p{self.default_share}{tail}"
 
     def camera(self) -> CameraSettings:
@@ -86,6 +88,7 @@ class FinetuneConfig:
                 squash_p=self.squash_p,
                 detector_p=self.detector_p,
                 beneath_p=self.beneath_p,
+                edge_p=self.edge_p,
             )
         return CameraSettings(
             min_width=24,
@@ -94,6 +97,7 @@ class FinetuneConfig:
             detector_p=self.detector_p,
             fanned_p=self.fanned_p,
             fan_mixed_p=self.fan_mixed_p,
+            edge_p=self.edge_p,
         )
 
 
@@ -233,12 +237,15 @@ def main() -> None:
     parser.add_argument(
         "--fan-mixed", type=float, default=0.0, help="backs: share of a fan's other cards that are other cards"
     )
+    parser.add_argument(
+        "--edge", type=float, default=0.0, help="share of extra crops cut by the picture's edge (a row at the border)"
+    )
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
                             grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
                             beneath_p=args.beneath, fanned_p=args.fanned, fan_mixed_p=args.fan_mixed,
-                            threads=args.threads)  # fmt: skip
+                            edge_p=args.edge, threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 
 

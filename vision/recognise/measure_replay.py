@@ -4,9 +4,11 @@ Held-out scenes hold few stacks; a round in play is mostly stacks of one colour,
 take the cards under the top as well (:attr:`vision.recognise.refine.FaceFit.one_card` false). This reads every
 ``--every``-th frame of rendered rounds (``ligretto synth video`` writes the truth, ``VIDEO.frames.jsonl``,
 beside each video) with the shipped detector and recogniser, matches each face found to the card it boxes (the
-truth card of the largest rotated IoU, at least ``MIN_IOU``), keeps the still faces at least ``--min-visible``
-visible, and prints per kind of fit (none, one card, several cards) how many were read, how many wrongly, how
-many wrongly at ``SURE`` or surer (what the referee cannot vote away), and how many rightly that surely.
+truth card of the largest rotated IoU, at least ``MIN_IOU``, with the part of the card inside the picture, as the
+detector learnt to box it), keeps the still faces at least ``--min-visible`` visible, and prints per kind of fit
+(none, one card, several cards) how many were read, how many wrongly, how many wrongly at ``SURE`` or surer
+(what the referee cannot vote away), and how many rightly that surely; then the same for the faces the
+picture's edge cuts (a seat's row at the border), whatever their fit.
 
     python -m vision.recognise.measure_replay                       # the committed sample round
     python -m vision.recognise.measure_replay out/eval/videos/p4-s100002-m0.05-x1-1280x720-fast.mp4 --every 5
@@ -32,15 +34,18 @@ from vision.detect.geometry import polygon_iou
 from vision.detections import FACE
 from vision.oracle import truth_frames_path
 from vision.recognise.recogniser import Recogniser
+from vision.render.export import frame_box
 
 SAMPLE = Path("datasets/samples/round.mp4")
 MIN_IOU = 0.6
 SURE = 0.8
 FITS = ("no fit", "one card", "several cards")
+EDGE = "cut by edge"
 
 
 def measure(videos: Sequence[Path], every: int = 5, min_visible: float = 0.6, quiet: bool = False) -> Counter[str]:
-    """Counts keyed ``"<fit>|read"``, ``"<fit>|wrong"``, ``"<fit>|wrong_sure"``, ``"<fit>|right_sure"``."""
+    """Counts keyed ``"<fit>|read"``, ``"<fit>|wrong"``, ``"<fit>|wrong_sure"``, ``"<fit>|right_sure"``, and the
+    same for ``EDGE`` (faces the picture's edge cuts, also counted under their fit)."""
     detector = load_detector("onnx")
     recogniser = Recogniser()
     counts: Counter[str] = Counter()
@@ -68,30 +73,34 @@ def _frame_counts(
     found = detector(image)
     fits = recogniser.fits(image, found)
     read = recogniser(image, found, fits=fits)
-    shown = [card for card in cards if card["visible"] > 0.02]
+    size = (image.shape[1], image.shape[0])
+    # each card as the detector learnt to box it: the part inside the picture
+    shown = [(frame_box(card["corners"], size), card) for card in cards if card["visible"] > 0.02]
     counts: Counter[str] = Counter()
     for i in np.flatnonzero(read.kind == FACE):
         centre = found.corners[i].mean(axis=0)
-        near = [c for c in shown if np.hypot(*(np.mean(c["corners"], axis=0) - centre)) < 60]
+        near = [(box, c) for box, c in shown if np.hypot(*(box.mean(axis=0) - centre)) < 60]
         if not near:
             continue
-        overlap, card = max(((polygon_iou(c["corners"], found.corners[i]), c) for c in near), key=lambda p: p[0])
+        overlap, box, card = max(((polygon_iou(b, found.corners[i]), b, c) for b, c in near), key=lambda p: p[0])
         if card["kind"] != "face" or card["moving"] or card["visible"] < floor or overlap < MIN_IOU:
             continue
         fit = fits[i]
         kind = FITS[0] if fit is None else FITS[1] if fit.one_card else FITS[2]
+        cut = not np.allclose(box, np.asarray(card["corners"], np.float64))
         colour = COLOURS[read.colour[i]].value if read.colour[i] >= 0 else None
         right = (colour, int(read.number[i])) == (card["colour"], card["number"])
         sure = float(read.identity_confidence[i]) >= SURE
-        counts.update({f"{kind}|read": 1, f"{kind}|wrong": not right})
-        counts.update({f"{kind}|wrong_sure": not right and sure, f"{kind}|right_sure": right and sure})
+        for key in (kind, EDGE) if cut else (kind,):
+            counts.update({f"{key}|read": 1, f"{key}|wrong": not right})
+            counts.update({f"{key}|wrong_sure": not right and sure, f"{key}|right_sure": right and sure})
     return counts
 
 
 def lines(counts: Counter[str]) -> list[str]:
-    """One line per kind of fit, then all faces."""
+    """One line per kind of fit, then all faces, then those the picture's edge cuts."""
     out = []
-    for kind in (*FITS, "all"):
+    for kind in (*FITS, "all", EDGE):
         keys = FITS if kind == "all" else (kind,)
         read, wrong, wrong_sure, right_sure = (
             sum(counts[f"{k}|{what}"] for k in keys) for what in ("read", "wrong", "wrong_sure", "right_sure")

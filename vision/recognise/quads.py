@@ -69,14 +69,66 @@ def card_shaped(quad: npt.ArrayLike, long_along_first_axis: bool) -> Quad:
     return np.asarray(cv2.boxPoints(((cx, cy), size, angle)), np.float32)
 
 
-def reading_candidates(quad: npt.ArrayLike, fitted: npt.ArrayLike | None = None) -> list[Quad]:
+def reading_candidates(
+    quad: npt.ArrayLike, fitted: npt.ArrayLike | None = None, size: tuple[int, int] | None = None
+) -> list[Quad]:
     """The quads one detection is read through (see the module's docstring): the detector's box, two
-    card-shaped ones, and ``fitted`` (a face's colour fit, :func:`vision.recognise.refine.fit_face`) if any."""
+    card-shaped ones, ``fitted`` (a face's colour fit, :func:`vision.recognise.refine.fit_face`) if any, and
+    where the box lies along the edge of a picture of ``size`` (width, height), the card continued past it
+    (:func:`past_the_edge`)."""
     box = np.asarray(quad, np.float32).reshape(4, 2)
     candidates = [box, card_shaped(box, True), card_shaped(box, False)]
     if fitted is not None:
         candidates.append(np.asarray(fitted, np.float32).reshape(4, 2))
+    if size is not None:
+        candidates += past_the_edge(box, size)
     return candidates
+
+
+def past_the_edge(quad: npt.ArrayLike, size: tuple[int, int], margin: float = 3.0) -> list[Quad]:
+    """For a box one of whose sides lies along the picture's edge (within ``margin`` pixels, or beyond): the
+    card it is the visible part of, continued past that edge to a card's aspect, taking the side along the edge
+    as the card's short side, or as its long side where the card is then still longer than the box.
+
+    The detector boxes the part of a card inside the picture; through that box a seat's card cut in half
+    by the edge reads turned by a quarter, where a 6 and a 9 look alike (four players, seeds 100250-100251,
+    every 3rd frame: of the faces the edge cuts, 16 % misread by the round-10 net). The frame's last pixels are
+    smeared beyond it (:func:`vision.rectify.rectify`), as the recogniser learnt them.
+
+    >>> box = np.float32([[100, 0], [159, 0], [159, 45], [100, 45]])  # a card's upper half, cut by the top
+    >>> [q.round().tolist() for q in past_the_edge(box, (640, 480))]
+    [[[100.0, -46.0], [159.0, -46.0], [159.0, 45.0], [100.0, 45.0]]]
+    """
+    box = np.asarray(quad, np.float32).reshape(4, 2)
+    width, height = size
+    out = []
+    for k in range(4):
+        a, b = box[k], box[(k + 1) % 4]
+        if not _along_the_edge(a, b, width, height, margin):
+            continue
+        other = box[(k + 2) % 4], box[(k + 3) % 4]  # b's and a's neighbours across the box
+        inward = other[0] - b
+        depth = float(np.linalg.norm(inward))
+        along = float(np.linalg.norm(b - a))
+        if depth < 1 or along < 1:
+            continue
+        unit = inward / depth
+        for length in (along * CARD_ASPECT, along / CARD_ASPECT):
+            if length > depth * 1.05:  # the card is longer across than what shows: continue it outward
+                outward = unit * (length - depth)
+                out.append(np.array([a - outward, b - outward, other[0], other[1]], np.float32))
+    return out
+
+
+def _along_the_edge(a: Quad, b: Quad, width: int, height: int, margin: float) -> bool:
+    """Whether the segment a-b lies along one of the picture's four edges (or beyond it)."""
+    points = np.stack([a, b])
+    return bool(
+        (points[:, 0] <= margin).all()
+        or (points[:, 1] <= margin).all()
+        or (points[:, 0] >= width - margin).all()
+        or (points[:, 1] >= height - margin).all()
+    )
 
 
 def labelled_like(box: npt.ArrayLike, quad: npt.ArrayLike) -> Quad:

@@ -130,3 +130,24 @@ def test_in_a_fan_of_mixed_backs_the_cards_over_the_strip_are_other_cards() -> N
         reddish = (pixels[:, 2] > pixels[:, 1] + 40).mean()
         assert greenish > 0.3  # most of the crop is the other cards over the card
         assert reddish > 0.03  # and the card's own strip shows
+
+
+def test_a_card_cut_by_the_pictures_edge_loses_10_to_55_percent_of_its_extent_to_it() -> None:
+    settings = replace(STILL, edge_p=1.0)
+    shown = [camera_crop(two_tone_card(), np.random.default_rng(s), settings=settings).visible for s in range(24)]
+    assert all(0.3 < v < 1.0 for v in shown)  # a tenth of a turned card's extent may be a corner only
+    assert max(shown) - min(shown) > 0.3  # cut anywhere in that range
+
+
+def test_a_card_cut_by_the_pictures_edge_is_read_as_far_as_it_shows_so_its_halves_no_longer_share_the_crop() -> None:
+    def red_share(settings: CameraSettings, seed: int) -> float:
+        pixels = camera_crop(two_tone_card(), np.random.default_rng(seed), settings=settings).crop.reshape(-1, 3)
+        red = (pixels[:, 2].astype(int) > pixels[:, 0].astype(int) + 30).mean()
+        blue = (pixels[:, 0].astype(int) > pixels[:, 2].astype(int) + 30).mean()
+        return float(red / (red + blue))
+
+    whole = [red_share(STILL, seed) for seed in range(24)]
+    cut = [red_share(replace(STILL, edge_p=1.0), seed) for seed in range(24)]
+    assert all(abs(share - 0.5) < 0.05 for share in whole)
+    # through the box around the part in the picture, or the whole card with the frame's last pixels smeared
+    assert sum(abs(share - 0.5) > 0.1 for share in cut) >= 4

@@ -16,7 +16,8 @@ def test_the_sample_rounds_faces_are_read_right_through_every_kind_of_fit(shippe
     read = sum(counts[f"{kind}|read"] for kind in FITS)
     wrong = sum(counts[f"{kind}|wrong"] for kind in FITS)
     assert wrong <= 0.02 * read
-    assert lines(counts)[-1].startswith("          all: ")
+    assert lines(counts)[-2].startswith("          all: ")
+    assert lines(counts)[-1].startswith("  cut by edge: ")
 
 
 def test_a_video_without_its_truth_is_refused_with_the_file_named(shipped_models: None, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from referee.cards import COLOURS, Card
 from vision.detections import BACK, FACE, CardDetections
 from vision.recognise.augment import detector_box
 from vision.recognise.photos import card_quad, place, table
-from vision.recognise.quads import CARD_ASPECT, card_shaped, labelled_like, reading_candidates
+from vision.recognise.quads import CARD_ASPECT, card_shaped, labelled_like, past_the_edge, reading_candidates
 from vision.recognise.recogniser import Recogniser
 from vision.recognise.refine import fit_face
 from vision.render.back_art import BackLook, render_back
@@ -154,3 +154,22 @@ def test_without_the_search_each_card_keeps_its_own_box(
 ) -> None:
     picture, _, boxes, names = rough_table
     assert np.allclose(_read(picture, boxes, names, search=False).corners, np.array(boxes))
+
+
+def test_a_box_along_the_pictures_edge_is_continued_past_it_to_a_card() -> None:
+    # the lower 45 % of a card lying upright at the top edge, and a card's left part at the right edge lying across
+    upright = np.float32([[100, -1], [159, -1], [159, 40], [100, 40]])
+    (card,) = past_the_edge(upright, (640, 480))
+    sides = np.linalg.norm(card - np.roll(card, 1, axis=0), axis=1)
+    assert sorted(sides.round().tolist()) == [59, 59, 91, 91]
+    assert card[:, 1].max() == pytest.approx(40) and card[:, 1].min() < -40  # continued upwards, beyond the top
+    across = np.float32([[600, 200], [640, 200], [640, 259], [600, 259]])
+    assert [c[:, 0].max() > 660 for c in past_the_edge(across, (640, 480))] == [True]
+
+
+def test_a_box_inside_the_picture_or_already_a_whole_card_is_not_continued() -> None:
+    inside = np.float32([[100, 10], [159, 10], [159, 101], [100, 101]])
+    assert past_the_edge(inside, (640, 480)) == []
+    whole_at_edge = np.float32([[100, 0], [159, 0], [159, 91], [100, 91]])  # its long side across the edge
+    assert past_the_edge(whole_at_edge, (640, 480)) == []
+    assert len(reading_candidates(inside, size=(640, 480))) == 3
