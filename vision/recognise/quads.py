@@ -26,6 +26,7 @@ from vision.detections import TURNS
 from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
 
 Quad = npt.NDArray[np.float32]
+Point = npt.NDArray[np.float32]
 CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM  # long side over short side
 # A face read at least this sure through its first quad is not searched further. Tuning scenes (120 train-split
 # renders, the round 4 faces net, first quad its own box): 82 % of detected faces are that sure and 98.8 % of
@@ -69,19 +70,13 @@ def card_shaped(quad: npt.ArrayLike, long_along_first_axis: bool) -> Quad:
     return np.asarray(cv2.boxPoints(((cx, cy), size, angle)), np.float32)
 
 
-def reading_candidates(
-    quad: npt.ArrayLike, fitted: npt.ArrayLike | None = None, size: tuple[int, int] | None = None
-) -> list[Quad]:
+def reading_candidates(quad: npt.ArrayLike, fitted: npt.ArrayLike | None = None) -> list[Quad]:
     """The quads one detection is read through (see the module's docstring): the detector's box, two
-    card-shaped ones, ``fitted`` (a face's colour fit, :func:`vision.recognise.refine.fit_face`) if any, and
-    where the box lies along the edge of a picture of ``size`` (width, height), the card continued past it
-    (:func:`past_the_edge`)."""
+    card-shaped ones, and ``fitted`` (a face's colour fit, :func:`vision.recognise.refine.fit_face`) if any."""
     box = np.asarray(quad, np.float32).reshape(4, 2)
     candidates = [box, card_shaped(box, True), card_shaped(box, False)]
     if fitted is not None:
         candidates.append(np.asarray(fitted, np.float32).reshape(4, 2))
-    if size is not None:
-        candidates += past_the_edge(box, size)
     return candidates
 
 
@@ -91,9 +86,10 @@ def past_the_edge(quad: npt.ArrayLike, size: tuple[int, int], margin: float = 3.
     as the card's short side, or as its long side where the card is then still longer than the box.
 
     The detector boxes the part of a card inside the picture; through that box a seat's card cut in half
-    by the edge reads turned by a quarter, where a 6 and a 9 look alike (four players, seeds 100250-100251,
-    every 3rd frame: of the faces the edge cuts, 16 % misread by the round-10 net). The frame's last pixels are
-    smeared beyond it (:func:`vision.rectify.rectify`), as the recogniser learnt them.
+    by the edge reads turned by a quarter, where a 6 and a 9 look alike (five rendered rounds, seeds
+    100250-100251, every 3rd frame: 542 of 4,707 readings of faces whose box lies along the edge wrong with the
+    round-10 net). The frame's last pixels are smeared beyond it (:func:`vision.rectify.rectify`), as the
+    recogniser learnt them.
 
     >>> box = np.float32([[100, 0], [159, 0], [159, 45], [100, 45]])  # a card's upper half, cut by the top
     >>> [q.round().tolist() for q in past_the_edge(box, (640, 480))]
@@ -120,7 +116,7 @@ def past_the_edge(quad: npt.ArrayLike, size: tuple[int, int], margin: float = 3.
     return out
 
 
-def _along_the_edge(a: Quad, b: Quad, width: int, height: int, margin: float) -> bool:
+def _along_the_edge(a: Point, b: Point, width: int, height: int, margin: float) -> bool:
     """Whether the segment a-b lies along one of the picture's four edges (or beyond it)."""
     points = np.stack([a, b])
     return bool(

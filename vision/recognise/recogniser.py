@@ -183,9 +183,9 @@ class Recogniser:
         stands where it reads what the face was read as (as sure as the surer of the two) or reads surely
         (>= ``SURE_FACE``); otherwise all those readings are pooled into an unsure one.
 
-        Through its box a card cut in half by the edge reads turned by a quarter, a 6 like a 9 (seat rows of
-        two four-player rounds and two eight-player rounds, seeds 100250-100251, every 3rd frame, round-10 faces
-        net: 4,707 readings of faces >= 60 % visible whose box lies along the edge): wrong 542 -> 221, wrong at
+        Through its box a card cut in half by the edge reads turned by a quarter, a 6 like a 9 (five rendered
+        rounds, seeds 100250-100251, every 3rd frame, round-10 faces net: 4,707 readings of faces >= 60 %
+        visible whose box lies along the edge, all seats' rows): wrong 542 -> 221, wrong at
         >= 0.8 95 -> 11, right at >= 0.8 3,851 -> 4,337. The surest continued card alone: 198, 25, 4,265;
         pooling all: 267, 1, 3,824. One more network call, for those faces only; the box stays the quad."""
         size = (image.shape[1], image.shape[0])

@@ -172,4 +172,3 @@ def test_a_box_inside_the_picture_or_already_a_whole_card_is_not_continued() -> 
     assert past_the_edge(inside, (640, 480)) == []
     whole_at_edge = np.float32([[100, 0], [159, 0], [159, 91], [100, 91]])  # its long side across the edge
     assert past_the_edge(whole_at_edge, (640, 480)) == []
-    assert len(reading_candidates(inside, size=(640, 480))) == 3
