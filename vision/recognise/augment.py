@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from vision.recognise.quads import portrait
 from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify
+from vision.render.export import box_around_part
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float32]
@@ -290,9 +291,8 @@ def _cut_by_frame(
         height, width = card_mask.shape
         frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         frame[:, axis] = np.clip(frame[:, axis], start, stop)
-        area, polygon = cv2.intersectConvexConvex(quad.astype(np.float32), frame)
-        if area > 0 and polygon is not None:
-            part = np.asarray(cv2.boxPoints(cv2.minAreaRect(polygon.reshape(-1, 2))), np.float32) - shift
+        box = box_around_part(quad, frame)
+        part = None if box is None else box - shift
     cut_canvas = np.ascontiguousarray(canvas[tuple(keep)])
     return cut_canvas, (quad - shift).astype(np.float32), card_mask, covered | outside, part
 

@@ -163,7 +163,7 @@ class Recogniser:
         mean = pooled(_concatenated(around, fit), np.r_[owner, np.arange(len(stacked))], len(stacked))
         # where the detector's box reads what the fit reads, that stands, as sure as the surer of the two; read
         # unsurely by both, the surest candidate's reading (as any face read unsurely, see _read)
-        box = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        box = _firsts(owner)
         agree = (around.colour[box] == fit.colour) & (around.number[box] == fit.number)
         sure = np.maximum(around.confidence[box], fit.confidence) >= SURE_FACE
         boxed = agree & sure & (around.confidence[box] > fit.confidence)
@@ -195,8 +195,8 @@ class Recogniser:
             return reading
         owner, quads = _candidates([[boxes[i], *continued[i]] for i in cut])
         around = self.faces.read(crops_of(image, quads))
-        box = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])  # each face's first crop: its box
-        beyond = np.where(np.isin(np.arange(len(owner)), box), -1.0, around.confidence)
+        beyond = around.confidence.copy()
+        beyond[_firsts(owner)] = -1.0  # each face's first crop is its box: the best continued card is wanted
         best = _most_confident(owner, beyond, len(cut))
         now = reading[cut]
         agree = (around.colour[best] == now.colour) & (around.number[best] == now.number)
@@ -247,6 +247,11 @@ def _candidates(per_detection: list[list[Quads]]) -> tuple[npt.NDArray[np.intp],
     owner = [i for i, found in enumerate(per_detection) for _ in found]
     quads = [quad for found in per_detection for quad in found]
     return np.array(owner, np.intp), np.array(quads, np.float32).reshape(-1, 4, 2)
+
+
+def _firsts(owner: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The index of each detection's first candidate (``owner`` as :func:`_candidates` makes it, grouped)."""
+    return np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
 
 
 def _concatenated(first: FaceReading, second: FaceReading) -> FaceReading:

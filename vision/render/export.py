@@ -52,12 +52,18 @@ def frame_box(corners: npt.ArrayLike, size: tuple[int, int]) -> npt.NDArray[np.f
     w, h = size
     if quad[:, 0].min() >= 0 and quad[:, 1].min() >= 0 and quad[:, 0].max() <= w and quad[:, 1].max() <= h:
         return quad
-    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    area, inside = cv2.intersectConvexConvex(quad.astype(np.float32), frame)
+    box = box_around_part(quad, np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32))
+    return np.clip(quad if box is None else np.asarray(box, np.float64), 0, [w, h])
+
+
+def box_around_part(quad: npt.ArrayLike, frame: npt.ArrayLike) -> npt.NDArray[np.float32] | None:
+    """The smallest rotated rectangle around the part of the convex ``quad`` inside the convex polygon ``frame``
+    (None if none of it is), unclipped: the box a detector learns for a card the picture's edge cuts."""
+    points = np.asarray(quad, np.float32).reshape(-1, 2)
+    area, inside = cv2.intersectConvexConvex(points, np.asarray(frame, np.float32).reshape(-1, 2))
     if inside is None or area <= 0:
-        return np.clip(quad, 0, [w, h])
-    box = cv2.boxPoints(cv2.minAreaRect(inside.reshape(-1, 2)))
-    return np.clip(np.asarray(box, np.float64), 0, [w, h])
+        return None
+    return np.asarray(cv2.boxPoints(cv2.minAreaRect(inside.reshape(-1, 2))), np.float32)
 
 
 def obb_lines(labels: Sequence[CardLabel], size: tuple[int, int], min_visible: float = MIN_VISIBLE) -> list[str]:
