@@ -292,6 +292,7 @@ class _Loop:
         self._reading_planned = False  # a reading will have been made by the time the frames planned so far are
         self._count_reading: tuple[float, Any, Any] | None = None  # the last thorough reading: time, cards
         self._region: Region | None = None
+        self._moved_memo: tuple[Any, Any, Any] | None = None
         self._look: Box | None = None
         self._glanced_t = -math.inf
 
@@ -400,7 +401,7 @@ class _Loop:
         if frame.image is None and self.pictures:
             return _Plan(frame, "unreadable")
         if ticked is None and frame.image is not None:
-            self.clock.tick(frame.image, frame.t)
+            self.clock.tick(frame.image, frame.t, self._watched())
         clock = ticked if ticked is not None else self.clock.reading()
         undo = (copy.copy(self.gate), self._glanced_t, self._reading_planned)
         counting = self.referee.phase is Phase.COUNTING
@@ -481,10 +482,27 @@ class _Loop:
 
     def _to_sightings(self, detections: Any, visible: Any, plan: _Plan) -> FrameSightings:
         frame = plan.frame
-        still = None
+        still = moved = None
         if frame.image is not None and len(detections) and plan.clock is not None:
             still = plan.clock.since(detections.corners)
-        return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible, still_since=still)
+            moved = self._rearrangement(detections, plan.clock)
+        return to_sightings(
+            detections,
+            self.geometry,
+            t=frame.t,
+            frame=frame.index,
+            visible=visible,
+            still_since=still,
+            rearranged=moved,
+        )
+
+    def _rearrangement(self, detections: Any, clock: Any) -> Any:
+        """The clock's word on when each card's picture came to rest rearranged; a still frame's cards (the last
+        reading again) take the last word while the clock marked nothing new."""
+        memo = self._moved_memo
+        if memo is None or memo[0] is not detections or memo[1] is not clock.rearranged:
+            memo = self._moved_memo = (detections, clock.rearranged, clock.rearrangement(detections.corners))
+        return memo[2]
 
     def _look_box(self, image: Image | None) -> Box | None:
         """Where the detector looks during play: the box round the centre zone grown by
@@ -500,6 +518,13 @@ class _Loop:
         """Where a change wakes the detector: during play the centre zone and a card's length around it (only
         cards lying there are read, see :meth:`_keep`); otherwise (no zone, counting) the whole picture."""
         if image is None or not self._in_play():
+            return None
+        return self._watched()
+
+    def _watched(self) -> Region | None:
+        """The centre zone and a card's length around it, once a zone is known: where the change clock looks for
+        cards lifted off piles (see :class:`vision.change.ChangeClock`)."""
+        if self.geometry.zones.centre is None:
             return None
         if self._region is None:
             self._region = self._zone_grown_by(GATE_MARGIN_MM)

@@ -44,6 +44,11 @@ class Sighting:
     hand, another card), when the vision side can tell; None when it cannot. ``still_since`` is the video time
     since which the picture inside the card's outline has not changed, when the vision side watches for change:
     a card lands with a hand and a slap, so a face read anew where nothing moved is a misread.
+    ``rearranged_at`` is the latest video time the picture inside the outline came to rest other than it lay
+    before (a card put down or picked up there; a hand that only passed leaves it as it was), when the vision
+    side can tell: the same face showing after a rearrangement is a copy of it lifted off (a conflict's loser
+    taking their card back). ``rearranged_from`` is when the picture it came to rest other than was last seen
+    still (a copy lifted off a card that had lain still since it landed: after that landing).
     """
 
     kind: Kind
@@ -54,6 +59,8 @@ class Sighting:
     identity_confidence: float = 1.0
     visible: float | None = None
     still_since: float | None = None
+    rearranged_at: float | None = None
+    rearranged_from: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("face", "back"):

@@ -37,10 +37,11 @@ def to_sightings(
     frame: int,
     visible: np.ndarray | None = None,
     still_since: np.ndarray | None = None,
+    rearranged: np.ndarray | None = None,
 ) -> FrameSightings:
-    """One frame's detections as sightings on the table plane; ``visible`` (N,) fractions and ``still_since``
-    (N,) video times since which each card's picture stayed still (see :class:`vision.change.ChangeClock`), when
-    known."""
+    """One frame's detections as sightings on the table plane; ``visible`` (N,) fractions, ``still_since``
+    (N,) video times since which each card's picture stayed still and ``rearranged`` (N, 2) when it last came to
+    rest changed and since when (see :class:`vision.change.ChangeClock`), when known."""
     if len(detections) == 0:
         return FrameSightings(t=t, frame=frame, sightings=(), zone=geometry.zones.centre)
     table = geometry.to_table(detections.corners)
@@ -50,14 +51,19 @@ def to_sightings(
         seen = None if visible is None else float(np.clip(visible[i], 0.0, 1.0))
         confidence = float(np.clip(detections.confidence[i], 0.0, 1.0))
         identity = float(np.clip(detections.identity_confidence[i], 0.0, 1.0))
-        still = None if still_since is None or np.isnan(still_since[i]) else float(still_since[i])
+        still = _time(still_since, i)
+        moved = (None, None) if rearranged is None else (_time(rearranged[:, 0], i), _time(rearranged[:, 1], i))
         if int(detections.kind[i]) == FACE:
             card = _card(detections, i)
-            sightings.append(Sighting("face", card, None, quad, confidence, identity, seen, still))
+            sightings.append(Sighting("face", card, None, quad, confidence, identity, seen, still, *moved))
         else:
             back = detections.back[i] or None
-            sightings.append(Sighting("back", None, back, quad, confidence, identity, seen, still))
+            sightings.append(Sighting("back", None, back, quad, confidence, identity, seen, still, *moved))
     return FrameSightings(t=t, frame=frame, sightings=tuple(sightings), zone=geometry.zones.centre)
+
+
+def _time(times: np.ndarray | None, i: int) -> float | None:
+    return None if times is None or np.isnan(times[i]) else float(times[i])
 
 
 def _card(detections: CardDetections, i: int) -> Card | None:

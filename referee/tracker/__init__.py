@@ -23,7 +23,16 @@ from referee.tracker.counting import CountWarning, SpreadCount, SpreadCounter, c
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.judge import Judge
 from referee.tracker.referee_session import Phase, Referee, RefereeSettings
-from referee.tracker.stacks import Change, Landed, StackTracker, Together, TrackerSettings, Uncovered, Vanished
+from referee.tracker.stacks import (
+    Change,
+    Landed,
+    Lifted,
+    StackTracker,
+    Together,
+    TrackerSettings,
+    Uncovered,
+    Vanished,
+)
 from referee.tracker.voting import Ballot, VotingSettings
 
 __all__ = [
@@ -33,6 +42,7 @@ __all__ = [
     "InferenceSettings",
     "Judge",
     "Landed",
+    "Lifted",
     "Phase",
     "Referee",
     "RefereeSettings",

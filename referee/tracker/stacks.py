@@ -3,7 +3,8 @@
 The tracker is physical: it knows where each pile lies and which card is on top, not whether a card was legal.
 Each frame it associates the face sightings in the centre zone to piles, lets every pile vote on its top card
 (:mod:`referee.tracker.voting`), and reports what changed as :data:`Change` values: a card :class:`Landed`,
-cards that landed :class:`Together`, a pile :class:`Uncovered` when cards were picked up again, a pile that
+cards that landed :class:`Together`, a pile :class:`Uncovered` when cards were picked up again, a top
+:class:`Lifted` (a card of its face picked up off it: the picture rearranged, the face the same), a pile that
 :class:`Vanished`. The judge rules on those changes and tells the tracker back which cards now make up the
 pile (:meth:`StackTracker.settle`), since that is what the next frame's reading is compared with.
 
@@ -127,6 +128,18 @@ class Uncovered:
 
 
 @dataclass(frozen=True)
+class Lifted:
+    """``card``, the top of ``pile``, still shows, but the picture there came to rest rearranged at ``t`` (``frame``)
+    after it had settled with the card down: a card showing the same face was picked up off it (a copy slapped
+    on it in the same instant, taken back by the conflict's loser), or the top was straightened by hand."""
+
+    pile: int
+    card: Card
+    t: float
+    frame: int
+
+
+@dataclass(frozen=True)
 class Vanished:
     """``pile`` has not been seen since ``t``/``frame`` (gathered, taken away, its only card taken back)."""
 
@@ -135,7 +148,7 @@ class Vanished:
     frame: int
 
 
-Change = Landed | Together | Uncovered | Vanished
+Change = Landed | Together | Uncovered | Lifted | Vanished
 
 # ---------------------------------------------------------------------------------------------- settings
 
@@ -185,6 +198,14 @@ class TrackerSettings:
     rounds at seeds 99000-99002 (the same readings, re-refereed): false illegal plays 59 -> 41, plays said
     wrongly 31 -> 28, conflicts said 20 -> 11, every real illegal play still flagged. Sightings that do not
     tell (scripted, simulated) leave every landing free; None turns the test off."""
+    lifted_frames: int = 5
+    lifted_after_s: float = 0.2
+    """The top read this many frames where the picture settled rearranged at least ``lifted_after_s`` after it
+    first settled with the top down makes a :class:`Lifted` (a hand passing over a pile leaves the picture as it
+    was; a card lifted off it does not)."""
+    lifted_still_s: float = 0.4
+    """Only a top whose picture has lain still this long tells how the pile came to rest (the vision side
+    compares a picture once it has been still for 0.3 s, see :class:`vision.change.ChangeClock`)."""
     min_confidence: float = 0.25
     sure_reading: float = 0.3
     """A reading of a pile's top this sure (detector x recogniser confidence) shows the top is still there. Time
@@ -252,6 +273,13 @@ class Pile:
     """The faces of the pile's latest reading that count for :attr:`settled`, with since when each lay still: a
     repeated frame (the same reading of a still picture) shows them lying still longer."""
     conflict: _PairRun | None = None
+    settled_at: float | None = None
+    """When the picture at the pile last came to rest rearranged as the judge last settled it (the landing's own
+    settling), as its top's readings tell: a later rearrangement with the same top showing is a :class:`Lifted`."""
+    lift_run: tuple[float, int, float, int] | None = None
+    """A rearrangement seen under the top since :attr:`settled_at`: (when, frames read, first time, frame)."""
+    changed_t: float | None = None
+    """When the pile's latest change was first seen (its top first read)."""
     first_reads: dict[Card, float] = field(default_factory=dict)
     """When each face not on the pile was first read there since the pile last changed (a vote's run may start
     later: its first readings sporadic, or outread)."""
@@ -454,6 +482,7 @@ class StackTracker:
         kept = {card: poses[len(poses) - min(len(poses), cards.count(card)) :] for card, poses in old.items()}
         poses: list[Pose | None] = [kept[card].pop(0) if kept.get(card) else None for card in cards]
         pile.cards, pile.removable, pile.poses, pile.legal_top = cards, removable, poses, legal_top
+        pile.settled_at, pile.lift_run = None, None
         if pile.top is not None:
             pile.ballot.restart(keep=pile.top)
 
@@ -652,7 +681,39 @@ class StackTracker:
         if pair is not None and pair.frames >= 2 and not v.exceeds(frame.t - pair.last_t, v.glimpse_gap_s, self._dt):
             return []  # two new cards are in view together: wait for that vote, not a single card's
         beside = top.copy and any(r.element == len(pile.cards) - 1 for r in readings)
-        return self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile)
+        changes = self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile)
+        if changes or news:
+            pile.lift_run = None
+            if changes:
+                pile.changed_t = min(change.t for change in changes)
+            return changes
+        return self._lifted(pile, top, frame)
+
+    def _lifted(self, pile: Pile, top: _Reading, frame: FrameSightings) -> list[Change]:
+        """The legal top read alone, over a picture that came to rest rearranged since it first settled down."""
+        moved, still = top.sighting.rearranged_at, top.sighting.still_since
+        if moved is None or pile.top is None or top.card != pile.top or pile.legal_top != pile.top:
+            return []
+        if still is None or frame.t - still < self.settings.lifted_still_s:
+            return []  # the picture is still coming to rest: what it settles to is not known yet
+        if pile.settled_at is None or moved < pile.settled_at:
+            pile.settled_at = moved
+            return []
+        if moved < pile.settled_at + self.settings.lifted_after_s:
+            return []
+        before = top.sighting.rearranged_from
+        if before is None or pile.changed_t is None or before < pile.changed_t:
+            return []  # it differs from a picture before the top came down: its own landing, settling late
+        run = pile.lift_run
+        if run is None or run[0] != moved:
+            run = (moved, 0, frame.t, frame.frame)
+        pile.lift_run = run = (run[0], run[1] + 1, run[2], run[3])
+        if run[1] < self.settings.lifted_frames:
+            return []
+        pile.settled_at, pile.lift_run = moved, None
+        # said as of when the picture came to rest, not when its reading had lain still long enough to tell
+        frame_at = run[3] - round((run[2] - moved) / self._dt) if self._dt > 0 else run[3]
+        return [Lifted(pile.id, top.card, moved, max(0, frame_at))]
 
     def _classify(self, pile: Pile, seen: list[Sighting]) -> list[_Reading]:
         """Which card of the pile each sighting shows; a face the pile holds seen where none of its copies

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -135,3 +136,68 @@ def test_a_camera_that_moves_makes_the_clock_say_it_cannot_tell_for_a_second():
     for t in (1.5, 2.1):
         clock.tick(table((540, 330)) // 3, t)
     assert clock.since(card_outline(540, 330)).tolist() == [1.0]  # steady again: everything changed at 1.0
+
+
+def hand_over(image: np.ndarray, x: int, y: int) -> np.ndarray:
+    """A dark hand (80 x 100 px) over the point (x, y)."""
+    covered = image.copy()
+    covered[y - 50 : y + 50, x - 40 : x + 40] = 30
+    return covered
+
+
+def play(clock: ChangeClock, frames: list[tuple[float, np.ndarray]]) -> None:
+    for t, frame in frames:
+        clock.tick(frame, t)
+
+
+def textured(*cards: tuple[int, int], dx: int = 0, grain: bool = True) -> np.ndarray:
+    """A cloth with a fixed grain 16 px across (or plain) and cards with a dark digit in their middle, the whole
+    picture moved ``dx`` pixels right (the camera drifting)."""
+    spots = np.random.default_rng(7).integers(40, 160, (45, 81)).astype(np.uint8)
+    cloth = cv2.resize(spots if grain else np.full_like(spots, CLOTH), (1280 + 16, 720), interpolation=cv2.INTER_LINEAR)
+    image = np.repeat(cloth[:, :, None], 3, axis=2)
+    for x, y in cards:
+        image[y : y + 60, x : x + 40] = 250
+        image[y + 20 : y + 40, x + 10 : x + 30] = 40  # a digit
+    return np.ascontiguousarray(image[:, 8 - dx : 8 - dx + 1280])
+
+
+def test_a_card_that_comes_to_rest_rearranges_its_outline_when_it_settles():
+    clock = ChangeClock()
+    play(clock, [(0.0, table()), (0.5, table()), (1.0, table((500, 300))), (1.5, table((500, 300)))])
+    assert clock.reading().rearranged_at(card_outline(500, 300)).tolist() == [1.5]
+
+
+def test_a_hand_passing_over_a_card_leaves_it_as_it_lay():
+    clock = ChangeClock()
+    down = table((500, 300))
+    play(clock, [(0.0, table()), (0.5, table()), (1.0, down), (1.5, down)])
+    play(clock, [(2.0, hand_over(down, 520, 330)), (2.1, hand_over(down, 540, 330)), (2.5, down), (3.0, down)])
+    assert clock.reading().rearranged_at(card_outline(500, 300)).tolist() == [1.5]  # still its landing
+
+
+@pytest.mark.parametrize("cloth", ["plain", "grained"])
+def test_a_copy_lifted_off_its_twin_rearranges_the_outline_again(cloth):
+    # two copies slapped 12 px apart; the loser's, on top, taken back under a hand: its twin shows where it lies,
+    # its digit 12 px from where the top one's was (on a plain cloth the cards are all the drift could go by)
+    clock = ChangeClock()
+    grain = cloth == "grained"
+    twins, under = textured((500, 300), (512, 306), grain=grain), textured((500, 300), grain=grain)
+    play(clock, [(0.0, textured(grain=grain)), (0.5, textured(grain=grain)), (1.0, twins), (1.5, twins)])
+    play(clock, [(2.0, hand_over(twins, 520, 330)), (2.5, under), (3.0, under)])
+    assert clock.reading().rearranged_at(card_outline(500, 300)).tolist() == [3.0]
+
+
+def test_a_camera_that_moves_forgets_how_the_table_lay():
+    clock = ChangeClock()
+    play(clock, [(0.0, table((500, 300))), (0.5, table((500, 300)))])
+    play(clock, [(1.0, table((540, 330)) // 3), (1.5, table((540, 330)) // 3), (2.1, table((540, 330)) // 3)])
+    assert np.isnan(clock.reading().rearranged_at(card_outline(540, 330))).all()
+
+
+def test_a_camera_that_drifted_while_a_hand_passed_does_not_rearrange_the_card():
+    clock = ChangeClock()
+    play(clock, [(0.0, textured()), (0.5, textured()), (1.0, textured((500, 300))), (1.5, textured((500, 300)))])
+    passing = hand_over(textured((500, 300)), 520, 330)
+    play(clock, [(2.0, passing), (2.5, textured((500, 300), dx=2)), (3.0, textured((500, 300), dx=2))])
+    assert clock.reading().rearranged_at(card_outline(502, 300)).tolist() == [1.5]  # still its landing

@@ -31,3 +31,12 @@ def test_each_sighting_carries_when_its_picture_last_changed_when_the_clock_tell
     told = to_sightings(dets, geometry, t=3.0, frame=90, still_since=np.array([2.5, np.nan])).sightings
     assert [s.still_since for s in told] == [2.5, None]
     assert all(s.still_since is None for s in to_sightings(dets, geometry, t=3.0, frame=90).sightings)
+
+
+def test_each_sighting_carries_when_its_picture_last_came_to_rest_changed_and_from_what() -> None:
+    dets = CardDetections.from_quads([QUAD, QUAD], [FACE, FACE], [0.9, 0.9]).with_identity(
+        colour=[0, 1], number=[5, 6], identity_confidence=[0.99, 0.99]
+    )
+    geometry = TableGeometry(np.eye(3))
+    told = to_sightings(dets, geometry, t=3.0, frame=90, rearranged=np.array([[2.8, 1.9], [np.nan, np.nan]]))
+    assert [(s.rearranged_at, s.rearranged_from) for s in told.sightings] == [(2.8, 1.9), (None, None)]
