@@ -401,7 +401,8 @@ class _Loop:
         if frame.image is None and self.pictures:
             return _Plan(frame, "unreadable")
         if ticked is None and frame.image is not None:
-            self.clock.tick(frame.image, frame.t, self._watched())
+            # in play the clock also watches the centre for cards lifted off piles (see ChangeClock)
+            self.clock.tick(frame.image, frame.t, self._gate_region(frame.image))
         clock = ticked if ticked is not None else self.clock.reading()
         undo = (copy.copy(self.gate), self._glanced_t, self._reading_planned)
         counting = self.referee.phase is Phase.COUNTING
@@ -518,13 +519,6 @@ class _Loop:
         """Where a change wakes the detector: during play the centre zone and a card's length around it (only
         cards lying there are read, see :meth:`_keep`); otherwise (no zone, counting) the whole picture."""
         if image is None or not self._in_play():
-            return None
-        return self._watched()
-
-    def _watched(self) -> Region | None:
-        """The centre zone and a card's length around it, once a zone is known: where the change clock looks for
-        cards lifted off piles (see :class:`vision.change.ChangeClock`)."""
-        if self.geometry.zones.centre is None:
             return None
         if self._region is None:
             self._region = self._zone_grown_by(GATE_MARGIN_MM)

@@ -164,19 +164,23 @@ class ChangeClock:
     >>> clock.since(np.array([card, elsewhere], float)).tolist()
     [2.0, 0.0]
 
-    It also keeps the last pictures, to tell a card lifted off a pile from a hand passing over it: when part of
-    the picture lies still again (for ``settle_s``), it is compared with the pictures from the stretch it last
-    lay still through; differing, the picture there was rearranged. A copy of the top slapped 12 mm off and
-    lifted again (the loser of a conflict taking it back) leaves the same face showing, moved; a hand that
-    passes leaves the picture as it was. :meth:`ClockReading.rearranged_at` says when a card's outline was
-    last rearranged.
+    Watching a region (the centre, during play), it also keeps the last pictures, to tell a card lifted off a
+    pile from a hand passing over it: when part of the picture lies still again (for ``settle_s``), it is
+    compared with the pictures from the stretch it last lay still through; differing, the picture there was
+    rearranged. A copy of the top slapped 12 mm off and lifted again (the loser of a conflict taking it back)
+    leaves the same face showing, moved; a hand that passes leaves the picture as it was.
+    :meth:`ClockReading.rearranged_at` says when a card's outline was last rearranged.
 
-    >>> clock.reading().rearranged_at(np.array([card], float)).tolist()  # the slapped card settled at 3.0 s
+    >>> centre, watching = Region.box(0, 0, 640, 360), ChangeClock()
+    >>> for t, picture in [(0.0, table), (1.0, table), (2.0, slapped), (3.0, slapped)]:
+    ...     watching.tick(picture, t, centre)
+    >>> watching.reading().rearranged_at(np.array([card], float)).tolist()  # the slapped card settled at 3.0 s
     [3.0]
     >>> hand = slapped.copy(); hand[90:270, 0:200] = hand[90:200, 200:400] = 20  # a hand over the card and beside
     >>> lifted = table.copy(); lifted[110:170, 310:350] = 250  # the copy on top taken back: its twin lies 10 px off
-    >>> clock.tick(hand, 4.0); clock.tick(lifted, 5.0); clock.tick(lifted, 6.0)
-    >>> clock.reading().rearranged_at(np.array([card, elsewhere], float)).tolist()
+    >>> for t, picture in [(4.0, hand), (5.0, lifted), (6.0, lifted)]:
+    ...     watching.tick(picture, t, centre)
+    >>> watching.reading().rearranged_at(np.array([card, elsewhere], float)).tolist()
     [6.0, nan]
     """
 
@@ -214,18 +218,14 @@ class ChangeClock:
 
     def tick(self, image: npt.NDArray[np.uint8], t: float, watch: Region | None = None) -> None:
         """Takes the next frame (at video time ``t``); rearrangements are looked for inside ``watch`` only (None:
-        the whole picture), for each costs a comparison of pictures."""
+        nowhere, and what was kept for it is dropped: a look costs about a millisecond a frame)."""
         size = _thumb_size(image.shape[1], image.shape[0], self.scale)
         halved = _halved(image, size)
         thumb = np.asarray(cv2.GaussianBlur(_shrunk(halved, size), (3, 3), 0), np.uint8)
-        # the fine picture is the thumbnail's last step on the way down (at 720p a quarter of each side already)
         fine_size = _thumb_size(image.shape[1], image.shape[0], self.fine_scale)
-        if (halved.shape[1], halved.shape[0]) != fine_size:
-            halved = np.asarray(cv2.resize(halved, fine_size, interpolation=cv2.INTER_AREA), np.uint8)
-        fine = _grey(halved)
         if self._last is None or self._changed is None or thumb.shape != self._last.shape:
             self._changed = np.full(thumb.shape[:2], t, np.float64)  # nothing known before the first frame
-            self._forget(fine.shape)
+            self._forget((fine_size[1], fine_size[0]))
         else:
             diff = cv2.absdiff(thumb, self._last)
             moved = (diff.max(axis=2) if diff.ndim == 3 else diff) > self.threshold
@@ -233,14 +233,19 @@ class ChangeClock:
             if moved.mean() >= self.unsteady_share:
                 self._changed = np.full_like(self._changed, t)
                 self._steady_from = t + self.unsteady_s
-                self._forget(fine.shape)
+                self._forget((fine_size[1], fine_size[0]))
             else:
                 self._changed = np.where(moved, t, self._changed)
-        box = None
-        if watch is not None:
+        if watch is None:
+            if self._pictures:
+                self._forget((fine_size[1], fine_size[0]))
+        else:
+            # the fine picture is the thumbnail's last step on the way down (at 720p a quarter of each side already)
+            if (halved.shape[1], halved.shape[0]) != fine_size:
+                halved = np.asarray(cv2.resize(halved, fine_size, interpolation=cv2.INTER_AREA), np.uint8)
             x0, y0, x1, y1 = watch.bounds(image.shape)
             box = (x0 // self.fine_scale, y0 // self.fine_scale, -(-x1 // self.fine_scale), -(-y1 // self.fine_scale))
-        self._settle(fine, t, box)
+            self._settle(_grey(halved), t, box)
         self._last, self._t = thumb, t
 
     def _forget(self, shape: tuple[int, ...]) -> None:

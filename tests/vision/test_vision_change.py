@@ -145,9 +145,9 @@ def hand_over(image: np.ndarray, x: int, y: int) -> np.ndarray:
     return covered
 
 
-def play(clock: ChangeClock, frames: list[tuple[float, np.ndarray]]) -> None:
+def play(clock: ChangeClock, frames: list[tuple[float, np.ndarray]], watch: Region | None = CENTRE) -> None:
     for t, frame in frames:
-        clock.tick(frame, t)
+        clock.tick(frame, t, watch)
 
 
 def textured(*cards: tuple[int, int], dx: int = 0, grain: bool = True) -> np.ndarray:
@@ -186,6 +186,12 @@ def test_a_copy_lifted_off_its_twin_rearranges_the_outline_again(cloth):
     play(clock, [(0.0, textured(grain=grain)), (0.5, textured(grain=grain)), (1.0, twins), (1.5, twins)])
     play(clock, [(2.0, hand_over(twins, 520, 330)), (2.5, under), (3.0, under)])
     assert clock.reading().rearranged_at(card_outline(500, 300)).tolist() == [3.0]
+
+
+def test_a_clock_watching_nowhere_keeps_no_pictures_and_finds_nothing_rearranged():
+    clock = ChangeClock()
+    play(clock, [(0.0, table()), (0.5, table()), (1.0, table((500, 300))), (1.5, table((500, 300)))], watch=None)
+    assert np.isnan(clock.reading().rearranged_at(card_outline(500, 300))).all()
 
 
 def test_a_camera_that_moves_forgets_how_the_table_lay():
