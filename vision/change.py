@@ -271,7 +271,7 @@ class ChangeClock:
         if box is not None:
             k = self.fine_scale / self.scale
             inside = np.zeros_like(again)
-            inside[int(box[1] * k) : -(-int(box[3] * k) // 1), int(box[0] * k) : -(-int(box[2] * k) // 1)] = True
+            inside[int(box[1] * k) : int(box[3] * k), int(box[0] * k) : int(box[2] * k)] = True
             again &= inside
         if again.any():
             self._compare(fine, t, again, box)
