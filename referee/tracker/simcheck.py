@@ -44,6 +44,9 @@ from referee.tracker.synthetic import Noise, PlacedCard, ScriptedTable
 PLAYS = ("stack_started", "card_played")
 TAIL_S = 20.0
 """Seconds filmed after the simulator's last record: time for the spreads to be counted."""
+SETTLE_S = 0.3
+"""How long a picture lies still before the vision side's change clock calls it at rest (its default): the
+filmed table says when each card's picture lay still and came to rest rearranged, as the change clock would."""
 
 # ------------------------------------------------------------------------------------------ the table
 
@@ -96,7 +99,7 @@ def table_of(result: RoundResult, *, fps: float = 30.0, hands: bool = True, seed
     """The round as a scripted table: every card the referee looks at where the trace puts it, from when it
     comes to rest, and (``hands``) a hand over the spot for a moment as each card lands in the centre."""
     rng = random.Random(seed)
-    table = ScriptedTable(fps)
+    table = ScriptedTable(fps, settle_s=SETTLE_S)
     table.zone = circle(float(result.layout["table"]["centre_radius"]))
     lying: dict[tuple[str, Card], PlacedCard] = {}
     for record in result.trace:

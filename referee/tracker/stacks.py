@@ -187,8 +187,8 @@ class TrackerSettings:
     """A new card lands once it was read lying still (its picture unchanged) for this long: a card carried over
     a stack in a hand, or held there, is read too, but never still (seed 99000 four players: a g3 hovering
     over a g2 for 0.4 s was a play, and the g2 showing again after it "a second g2"). The ruling waits for it;
-    the card still counts from its first reading. None: not waited for; sightings that do not tell (scripted,
-    simulated) never wait."""
+    the card still counts from its first reading. None: not waited for; sightings that do not tell (a scripted
+    table without ``settle_s``) never wait."""
     still_lead_s: float | None = 1.0
     """A card lands on a pile only if the picture there changed after the pile's top was last read where it
     lies, and at most this long before the new card was first read (see ``Sighting.still_since``): a card lands
@@ -197,7 +197,7 @@ class TrackerSettings:
     detector on a red check cloth reads a still b2 as "b7", "b3", "b1" in turn). Measured on the rendered
     rounds at seeds 99000-99002 (the same readings, re-refereed): false illegal plays 59 -> 41, plays said
     wrongly 31 -> 28, conflicts said 20 -> 11, every real illegal play still flagged. Sightings that do not
-    tell (scripted, simulated) leave every landing free; None turns the test off."""
+    tell (a scripted table without ``settle_s``) leave every landing free; None turns the test off."""
     lifted_frames: int = 5
     lifted_after_s: float = 0.2
     """The top read this many frames where the picture settled rearranged at least ``lifted_after_s`` after it
@@ -280,6 +280,8 @@ class Pile:
     """A rearrangement seen under the top since :attr:`settled_at`: (when, frames read, first time, frame)."""
     changed_t: float | None = None
     """When the pile's latest change was first seen (its top first read)."""
+    ruled: tuple[Card | None, tuple[tuple[Card, int], ...]] | None = None
+    """The judge's latest word on the pile (:meth:`StackTracker.settle`)."""
     first_reads: dict[Card, float] = field(default_factory=dict)
     """When each face not on the pile was first read there since the pile last changed (a vote's run may start
     later: its first readings sporadic, or outread)."""
@@ -482,7 +484,9 @@ class StackTracker:
         kept = {card: poses[len(poses) - min(len(poses), cards.count(card)) :] for card, poses in old.items()}
         poses: list[Pose | None] = [kept[card].pop(0) if kept.get(card) else None for card in cards]
         pile.cards, pile.removable, pile.poses, pile.legal_top = cards, removable, poses, legal_top
-        pile.settled_at, pile.lift_run = None, None
+        if pile.ruled != (legal_top, loose):  # the same word again (a copy of the top ruled no card): a lift may follow
+            pile.settled_at, pile.lift_run = None, None
+        pile.ruled = (legal_top, loose)
         if pile.top is not None:
             pile.ballot.restart(keep=pile.top)
 
@@ -646,11 +650,14 @@ class StackTracker:
             while pile.top_seen[0] < frame.t - CHANGES_KEPT_S:
                 pile.top_seen.popleft()
         # a lower card under illegal ones counts too: showing again once they are picked up, it is uncovered only
-        # once it lies still (seed 99801, eight players: a b4 read for 3 s after the b6 left, never uncovered)
+        # once it lies still (seed 99801, eight players: a b4 read for 3 s after the b6 left, never uncovered); so
+        # does any card below the top read where it lies: a copy slapped squarely on the stack (a g3 on a g9 lands
+        # where the g3 lies under it) lands once it lies still (development and evaluation rounds, 35: illegal
+        # plays 47 -> 50 of 98 right, 54 -> 61 said; a lower face read at a messy stack's edge lies still too)
         pile.news_still = [
             (r.card, r.sighting.still_since)
             for r in readings
-            if r.sighting.still_since is not None and (r.element < 0 or self._under_illegal(pile, r.element))
+            if r.sighting.still_since is not None and r.element < max(0, len(pile.cards) - 1)
         ]
         self._note_settled(pile, frame.t)
         readings = [r for r in readings if not self._misread_top(pile, r)]
@@ -684,8 +691,11 @@ class StackTracker:
         changes = self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile)
         if changes or news:
             pile.lift_run = None
-            if changes:
-                pile.changed_t = min(change.t for change in changes)
+            # the top read at a new place (a copy lifted off it, or boxed anew) is no new card: a rearrangement
+            # from before it was read there still tells a lift
+            news_t = [c.t for c in changes if not (isinstance(c, Landed) and c.copy and c.card == pile.top)]
+            if news_t:
+                pile.changed_t = min(news_t)
             return changes
         return self._lifted(pile, top, frame)
 
@@ -1049,11 +1059,6 @@ class StackTracker:
             return True
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
         return changed >= first_t - lead and (not top_before or changed >= top_before[-1])
-
-    @staticmethod
-    def _under_illegal(pile: Pile, element: int) -> bool:
-        """Whether the pile's card ``element`` lies under illegal cards only (which may be picked up)."""
-        return element < len(pile.cards) - 1 and all(pile.removable[element + 1 :])
 
     def _note_settled(self, pile: Pile, t: float) -> None:
         settle = self.settings.settle_s

@@ -8,6 +8,12 @@ angle jitter, cards missed in a frame, misreads, unreadable frames) drawn from a
 What is visible: a card lying on the table, not under a hand, and not covered by a card put down later on
 nearly the same spot (within ``cover_mm``; a fanned spread shows every back, so backs need less room).
 
+With ``settle_s`` a table also says what the vision side's change clock says of each card's picture
+(:class:`vision.change.ChangeClock`): since when it lies still (a card put down or picked up, a stack pushed or a
+hand passing within ``near_mm`` of it moves its picture) and when it last came to rest other than it lay before
+(``Sighting.rearranged_at``): ``settle_s`` after a stir that put down, picked up or pushed a card; a hand that only
+passed leaves the picture as it lay.
+
 >>> table = ScriptedTable(fps=10)
 >>> r1 = table.put(0.0, "r1", (0, 0))
 >>> table.put(1.0, "r2", (4, 2)) and None
@@ -129,10 +135,20 @@ class Hand:
 class ScriptedTable:
     """A table described in time; :meth:`frames` films it. See the module docstring."""
 
-    def __init__(self, fps: float = 30.0, *, cover_mm: float = 24.0, back_cover_mm: float = 8.0) -> None:
+    def __init__(
+        self,
+        fps: float = 30.0,
+        *,
+        cover_mm: float = 24.0,
+        back_cover_mm: float = 8.0,
+        settle_s: float | None = None,
+        near_mm: float = 45.0,
+    ) -> None:
         self.fps = fps
         self.cover_mm = cover_mm
         self.back_cover_mm = back_cover_mm
+        self.settle_s = settle_s
+        self.near_mm = near_mm
         self.cards: list[PlacedCard] = []
         self.hands: list[Hand] = []
         self.zone: tuple[Point, ...] | None = None
@@ -198,6 +214,7 @@ class ScriptedTable:
         """Every frame from ``start`` to ``until`` (None for a frame the noise made unreadable)."""
         rng = random.Random(noise.seed)
         camera = _Camera(noise, rng)
+        clock = None if self.settle_s is None else _StirClock(self, self.settle_s)
         first = math.ceil(start * self.fps - 1e-9)
         last = math.floor(until * self.fps + 1e-9)
         for index in range(first, last + 1):
@@ -208,9 +225,59 @@ class ScriptedTable:
             seen = self.visible(t)
             sightings = camera.reused(seen)
             if sightings is None:
-                sightings = tuple(s for placed, at in seen for s in camera.sightings(placed, at))
+                sightings = tuple(
+                    s if clock is None else clock.stamp(s, placed, t)
+                    for placed, at in seen
+                    for s in camera.sightings(placed, at)
+                )
                 camera.remember(seen, sightings)
             yield FrameSightings(t=t, frame=index, sightings=sightings, zone=self.zone)
+
+
+class _StirClock:
+    """When each card's picture last stirred and last came to rest rearranged (see the module docstring)."""
+
+    def __init__(self, table: ScriptedTable, settle_s: float) -> None:
+        self.settle_s = settle_s
+        self.frame_s = 1.0 / table.fps
+        self.near_mm = table.near_mm
+        # (start, end, where, moved cards): everything that stirs a picture
+        stirs = [(p.down_t, p.down_t, (p.x, p.y), True) for p in table.cards]
+        stirs += [(p.up_t, p.up_t, p.position(p.up_t), True) for p in table.cards if math.isfinite(p.up_t)]
+        stirs += [(h.t0, h.t1, h.at, False) for h in table.hands]
+        stirs += [(t0, t1, (p.x, p.y), True) for p in table.cards for t0, t1, _, _ in p.pushes]
+        self.stirs = sorted(stirs, key=lambda s: s[0])
+        self._spells: dict[int, list[tuple[float, float, bool]]] = {}
+
+    def spells(self, placed: PlacedCard) -> list[tuple[float, float, bool]]:
+        """The stirs near the card merged into spells the picture never lay still through (start, end,
+        rearranging), oldest first."""
+        key = id(placed)
+        if key not in self._spells:
+            at = (placed.x, placed.y)
+            spells: list[tuple[float, float, bool]] = []
+            for start, end, where, moves in self.stirs:
+                if math.dist(at, where) > self.near_mm:
+                    continue
+                if spells and start <= spells[-1][1] + self.settle_s:
+                    first, last, moved = spells[-1]
+                    spells[-1] = (first, max(last, end), moved or moves)
+                else:
+                    spells.append((start, end, moves))
+            self._spells[key] = spells
+        return self._spells[key]
+
+    def stamp(self, sighting: Sighting, placed: PlacedCard, t: float) -> Sighting:
+        """The sighting of ``placed`` at ``t`` with what the clock says of its picture."""
+        still: float | None = None
+        rearranged: tuple[float | None, float | None] = (None, None)
+        for start, end, moved in self.spells(placed):
+            if start > t:
+                break
+            still = min(end, t)
+            if moved and end + self.settle_s <= t:
+                rearranged = (end + self.settle_s, start - self.frame_s)
+        return replace(sighting, still_since=still, rearranged_at=rearranged[0], rearranged_from=rearranged[1])
 
 
 @dataclass

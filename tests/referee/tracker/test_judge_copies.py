@@ -1,0 +1,55 @@
+"""Copies of the top read soon after it landed: the judge calls a conflict only on the loser's lift.
+
+From above, a second copy read where the top lies, or beside it, moments after the top landed, cannot be told
+from the top boxed anew as the hand leaves it (rendered rounds at seeds 100200-100206 and 100250-100262: said a
+conflict, such readings were wrong 32 times of 33). The lift of the loser's copy (:class:`Lifted`) is the
+evidence; a 1 starts a stack of its own, so no two 1s ever contend for one stack.
+"""
+
+from __future__ import annotations
+
+from referee.cards import Card
+from referee.centre import Centre
+from referee.events import Placement
+from referee.tracker.judge import Judge
+from referee.tracker.stacks import Landed, Lifted
+
+R = {n: Card.parse(f"r{n}") for n in range(1, 11)}
+
+
+def stack_to(judge: Judge, n: int) -> None:
+    for k in range(1, n + 1):
+        judge.rule(Landed(1, R[k], float(k), 30 * k, Placement(0.0, 0.0, 0.0)))
+
+
+def said(events: list) -> list[tuple[str, str]]:
+    return [(e.type, str(e.card)) for e in events]
+
+
+def test_the_top_read_again_at_once_is_the_same_card():
+    judge = Judge(Centre())
+    stack_to(judge, 3)
+    again = Landed(1, R[3], 3.3, 99, Placement(9.0, -10.0, 14.0), copy=True, beside=True)
+    assert judge.rule(again) == []
+    assert judge.holding(1) == (R[3], ())
+
+
+def test_a_copy_of_the_top_revealed_within_seconds_is_no_conflict():
+    judge = Judge(Centre())
+    stack_to(judge, 3)
+    assert judge.rule(Landed(1, R[3], 5.5, 165, Placement(15.0, 12.0, 18.0), copy=True)) == []
+
+
+def test_the_top_lifted_a_second_after_it_landed_is_a_conflict_dated_at_the_landing():
+    judge = Judge(Centre())
+    stack_to(judge, 3)
+    events = judge.rule(Lifted(1, R[3], 4.3, 129))
+    assert said(events) == [("conflict", "r3"), ("card_taken_back", "r3")]
+    assert events[0].t == 3.0 and events[1].t == 4.3
+    assert judge.holding(1) == (R[3], ())
+
+
+def test_a_one_lifted_is_no_conflict():
+    judge = Judge(Centre())
+    stack_to(judge, 1)
+    assert judge.rule(Lifted(1, R[1], 2.3, 69)) == []
