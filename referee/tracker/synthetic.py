@@ -247,36 +247,38 @@ class _StirClock:
         stirs += [(h.t0, h.t1, h.at, False) for h in table.hands]
         stirs += [(t0, t1, (p.x, p.y), True) for p in table.cards for t0, t1, _, _ in p.pushes]
         self.stirs = sorted(stirs, key=lambda s: s[0])
-        self._spells: dict[int, list[tuple[float, float, bool]]] = {}
+        self._near: dict[int, list[tuple[float, float, bool]]] = {}
 
-    def spells(self, placed: PlacedCard) -> list[tuple[float, float, bool]]:
-        """The stirs near the card merged into spells the picture never lay still through (start, end,
-        rearranging), oldest first."""
+    def near(self, placed: PlacedCard) -> list[tuple[float, float, bool]]:
+        """The stirs within ``near_mm`` of the card (start, end, whether a card moved), oldest first."""
         key = id(placed)
-        if key not in self._spells:
+        if key not in self._near:
             at = (placed.x, placed.y)
-            spells: list[tuple[float, float, bool]] = []
-            for start, end, where, moves in self.stirs:
-                if math.dist(at, where) > self.near_mm:
-                    continue
-                if spells and start <= spells[-1][1] + self.settle_s:
-                    first, last, moved = spells[-1]
-                    spells[-1] = (first, max(last, end), moved or moves)
-                else:
-                    spells.append((start, end, moves))
-            self._spells[key] = spells
-        return self._spells[key]
+            self._near[key] = [
+                (t0, t1, moves) for t0, t1, where, moves in self.stirs if math.dist(at, where) <= self.near_mm
+            ]
+        return self._near[key]
 
     def stamp(self, sighting: Sighting, placed: PlacedCard, t: float) -> Sighting:
-        """The sighting of ``placed`` at ``t`` with what the clock says of its picture."""
+        """The sighting of ``placed`` at ``t`` with what the clock says of its picture, from the stirs begun by
+        then: those the picture never lay still between (for ``settle_s``) make one spell."""
         still: float | None = None
         rearranged: tuple[float | None, float | None] = (None, None)
-        for start, end, moved in self.spells(placed):
+        spell: tuple[float, float, bool] | None = None
+        for start, end, moves in self.near(placed):
             if start > t:
                 break
-            still = min(end, t)
-            if moved and end + self.settle_s <= t:
-                rearranged = (end + self.settle_s, start - self.frame_s)
+            end = min(end, t)
+            if spell is not None and start <= spell[1] + self.settle_s:
+                spell = (spell[0], max(spell[1], end), spell[2] or moves)
+                continue
+            if spell is not None and spell[2]:
+                rearranged = (spell[1] + self.settle_s, spell[0] - self.frame_s)
+            spell = (start, end, moves)
+        if spell is not None:
+            still = spell[1]
+            if spell[2] and spell[1] + self.settle_s <= t:
+                rearranged = (spell[1] + self.settle_s, spell[0] - self.frame_s)
         return replace(sighting, still_since=still, rearranged_at=rearranged[0], rearranged_from=rearranged[1])
 
 
