@@ -175,9 +175,13 @@ class Judge:
 
     def _landed(self, book: _PileBook, change: Landed) -> list[Event]:
         landing = Landing(change.card, book.stack, placement=change.placement, t=change.t, frame=change.frame)
-        if self._read_again(book, landing) or self._boxed_anew(book, change) or self._twin_revealed(book, change):
-            return []
-        if self._top_moved(book, change):
+        # the top read anew (at once, where it lies, elsewhere within seconds, or alone at a new place): no card
+        if (
+            self._read_again(book, landing)
+            or self._boxed_anew(book, change)
+            or self._twin_revealed(book, change)
+            or self._top_moved(book, change)
+        ):
             return []
         if change.again and not self.centre.ruling(change.card, book.stack).legal:
             book.loose.append((change.card, self._height(book)))
