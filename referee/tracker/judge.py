@@ -58,6 +58,11 @@ class _PileBook:
     last_hidden: bool = False
     quiet: list[Card] = field(default_factory=list)
     """Illegal cards lying again where they were ruled picked up (they never left): not announced again."""
+    last_loose: Landing | None = None
+    """The latest illegal card ruled on the pile (when it came down)."""
+    glimpses: list[tuple[Card, float, int]] = field(default_factory=list)
+    """Cards glimpsed on the pile with the changes before (card, first read: time, frame), kept
+    :attr:`Judge.glimpse_memory_s`: the next card may need one of them under it."""
 
 
 class Judge:
@@ -75,6 +80,7 @@ class Judge:
         lift_after_s: float = 0.9,
         twin_apart: tuple[float, float] = (12.0, 10.0),
         stop_grace_s: float = 0.3,
+        glimpse_memory_s: float = 3.0,
     ) -> None:
         self.centre = centre if centre is not None else Centre(RuleSettings())
         self.players = players
@@ -94,6 +100,10 @@ class Judge:
         self.stop_grace_s = stop_grace_s
         """A card first seen this soon after the stop was on its way down as the stop was called (the last card of
         a Ligretto pile lands as its player calls): it counts."""
+        self.glimpse_memory_s = glimpse_memory_s
+        """A card glimpsed on a pile after its top landed, never voted in, is still evidence this long for the next
+        card there that needs it under it (seed 100203, four players: a g7 read on its g6 for 0.6 s, then the g8
+        on it was ruled "wrong number, g7 expected")."""
         self.stop_t: float | None = None
         self.inferred: dict[int, int] = {}
         """Plays inferred unseen, per stack id: where a count is least certain."""
@@ -174,6 +184,7 @@ class Judge:
     # ---- changes
 
     def _landed(self, book: _PileBook, change: Landed) -> list[Event]:
+        change = self._with_earlier_glimpses(book, change)
         landing = Landing(change.card, book.stack, placement=change.placement, t=change.t, frame=change.frame)
         # the top read anew (at once, where it lies, elsewhere within seconds, or alone at a new place): no card
         if (
@@ -183,7 +194,9 @@ class Judge:
             or self._top_moved(book, change)
         ):
             return []
-        if change.again and not self.centre.ruling(change.card, book.stack).legal:
+        if (change.again or self._loose_read_again(book, change)) and not self.centre.ruling(
+            change.card, book.stack
+        ).legal:
             book.loose.append((change.card, self._height(book)))
             book.quiet.append(change.card)
             return []
@@ -204,7 +217,25 @@ class Judge:
             self._forget_buried_misreads(book, t, frame)
         else:
             book.loose.append((change.card, height))
+            book.last_loose = landing
         return events
+
+    def _with_earlier_glimpses(self, book: _PileBook, change: Landed) -> Landed:
+        """``change`` with the cards glimpsed on its pile with the changes before it (within
+        :attr:`glimpse_memory_s`) among its own glimpses; this change's glimpses are remembered for the next."""
+        earlier = [
+            (card, t, frame)
+            for card, t, frame in book.glimpses
+            if change.t - t <= self.glimpse_memory_s and card != change.card and card not in change.glimpsed
+        ]
+        book.glimpses = [*earlier, *((card, t, frame) for card, t, frame in change.glimpsed_at if card != change.card)]
+        if not earlier:
+            return change
+        return replace(
+            change,
+            glimpsed=(*(card for card, _, _ in earlier), *change.glimpsed),
+            glimpsed_at=(*earlier, *change.glimpsed_at),
+        )
 
     def _forget_buried_misreads(self, book: _PileBook, t: float, frame: int) -> None:
         """Forgets the illegal cards the stack has since been built over with cards of their colour lower than
@@ -354,7 +385,11 @@ class Judge:
         )
         if cards is None:
             # seen briefly, then covered by a card of another run
-            cards = _glimpsed_run(top, change.glimpsed) or _glimpsed_run(top, tuple(covered), start=True)
+            cards = (
+                _glimpsed_run(top, change.glimpsed)
+                or _glimpsed_run(top, tuple(covered), start=True)
+                or self._started_under(top, change.card, tuple(covered))
+            )
         if not cards:
             return []
         read = _first_readings(change)
@@ -366,6 +401,22 @@ class Judge:
         for i in reversed(range(len(times))):  # a card lower in the stack came down before the one on it
             limit = times[i] = min(times[i], limit)
         return self._pushed(book, [(card, t, frame) for card, (t, frame) in zip(cards, times, strict=True)])
+
+    def _started_under(self, top: Card | None, card: Card, covered: tuple[Card, ...]) -> tuple[Card, ...]:
+        """On an empty spot, the card just below ``card`` read lying there before ``card`` covered it (a y2, then
+        the y3 on it): the table was building a stack there, so its lower cards lie under, unseen (seed 100205,
+        eight players: a y1 slapped at the picture's edge, mostly hidden, the y2 on it read 0.4 s, then the y3:
+        "not a one", and the y5 after it too). Two wrong cards in a row on one spot are far rarer than a 1 the
+        camera missed. The lower cards must be possible (:meth:`_available`)."""
+        if top is not None or card.number <= LOWEST + 1:
+            return ()
+        below = Card(card.colour, card.number - 1)
+        if below not in covered or below.number - 1 > self.inference.max_hidden_plays:
+            return ()
+        under = tuple(Card(card.colour, n) for n in range(LOWEST, below.number))
+        if not all(self._available(c) for c in (*under, below)):
+            return ()
+        return (*under, below)
 
     def _pushed(self, book: _PileBook, cards: list[tuple[Card, float, int]], unseen: int | None = None) -> list[Event]:
         """``cards`` (each with when it came down) played in turn on the pile's stack, the first ``unseen`` of
@@ -392,6 +443,19 @@ class Judge:
         (rendered rounds at seeds 100200-100206 and 100250-100262, 86 conflicts)."""
         last = book.last_landing
         return last is not None and last.card == landing.card and landing.t - last.t <= self.together_s
+
+    def _loose_read_again(self, book: _PileBook, change: Landed) -> bool:
+        """An illegal card just ruled on the pile, read as a new copy within moments: the same card boxed anew
+        (seed 100203, eight players: an r9 ruled at 23.28 s, boxed turned by 60 degrees 0.3 s later, ruled
+        again). It lies on the books a second time, unannounced, so the tracker and the judge agree on the pile."""
+        last = book.last_loose
+        return (
+            change.copy
+            and last is not None
+            and last.card == change.card
+            and _find(book.loose, change.card) is not None
+            and change.t - last.t <= self.together_s
+        )
 
     def _twin_revealed(self, book: _PileBook, change: Landed) -> bool:
         """The legal top's face showing elsewhere soon after it landed: a second copy that landed with it, unseen

@@ -12,7 +12,7 @@ from referee.cards import Card
 from referee.centre import Centre
 from referee.events import Placement
 from referee.tracker.judge import Judge
-from referee.tracker.stacks import Landed, Lifted
+from referee.tracker.stacks import Landed, Lifted, Uncovered
 
 R = {n: Card.parse(f"r{n}") for n in range(1, 11)}
 
@@ -53,3 +53,23 @@ def test_a_one_lifted_is_no_conflict():
     judge = Judge(Centre())
     stack_to(judge, 1)
     assert judge.rule(Lifted(1, R[1], 2.3, 69)) == []
+
+
+def test_an_illegal_card_boxed_anew_at_once_is_ruled_once_and_taken_back_once():
+    # seed 100203, eight players: an r9 ruled on an r4 boxed turned by 60 degrees 0.3 s later was ruled again
+    judge = Judge(Centre())
+    stack_to(judge, 4)
+    first = judge.rule(Landed(1, R[9], 5.0, 150, Placement(0.0, 0.0, 64.0)))
+    again = judge.rule(Landed(1, R[9], 5.3, 159, Placement(3.0, -5.0, -57.0), copy=True))
+    assert said(first) == [("illegal_play", "r9")] and again == []
+    uncovered = judge.rule(Uncovered(1, R[4], (R[9], R[9]), 6.0, 180))
+    assert said(uncovered) == [("card_taken_back", "r9")]
+    assert judge.holding(1) == (R[4], ())
+
+
+def test_a_second_illegal_copy_long_after_the_first_is_ruled_too():
+    judge = Judge(Centre())
+    stack_to(judge, 4)
+    judge.rule(Landed(1, R[9], 5.0, 150, Placement(0.0, 0.0, 64.0)))
+    later = judge.rule(Landed(1, R[9], 6.5, 195, Placement(20.0, 8.0, 10.0), copy=True))
+    assert said(later) == [("illegal_play", "r9")]

@@ -119,3 +119,19 @@ def test_a_card_not_a_one_built_on_goes_to_the_stack_it_lies_on_when_several_cou
         ("card_played", "y9"),
         ("card_played", "y10"),
     ]
+
+
+def test_a_card_on_its_lower_neighbour_read_on_an_empty_spot_builds_on_a_one_the_camera_missed():
+    # seed 100205, eight players: a y1 slapped at the picture's edge, mostly hidden; the y2 on it read 0.4 s, then
+    # the y3 covered it: "not a one", and the y5 after the y4 too
+    said = judged(Landed(2, Y[3], 2.0, 60, glimpsed=(Y[2],), covered=((Y[2], 1.5, 45),)))
+    assert said == [("stack_started", "y1"), ("card_played", "y2"), ("card_played", "y3")]
+
+
+def test_a_card_on_an_empty_spot_with_a_card_two_below_read_there_is_still_not_a_one():
+    said = judged(Landed(2, Y[4], 2.0, 60, glimpsed=(Y[2],), covered=((Y[2], 1.5, 45),)))
+    assert said == [("illegal_play", "y4")]
+
+
+def test_a_card_on_an_empty_spot_read_alone_is_not_a_one():
+    assert judged(Landed(2, Y[3], 2.0, 60)) == [("illegal_play", "y3")]

@@ -43,3 +43,31 @@ def test_a_card_read_a_moment_before_the_next_covered_it_came_down_as_the_old_to
     assert (c5, c6) == ("y5", "y6")
     assert abs(t5 - 4.2) < 0.05  # as the old top went from view (something covered it: the hand with y5)
     assert 5.4 <= t6 <= 5.6  # not before y5 was seen lying there
+
+
+def test_a_card_glimpsed_on_its_stack_with_the_change_before_is_played_when_the_next_card_needs_it():
+    # seed 100203, four players: a g7 read on its g6 for 0.6 s never won a vote; the g8 on it was ruled "wrong
+    # number, g7 expected"
+    events = judged(
+        Landed(1, Y[1], 0.0, 0),
+        Landed(1, Y[2], 1.0, 30, glimpsed=(Y[3],), glimpsed_at=((Y[3], 1.3, 39),)),
+        Landed(1, Y[4], 2.0, 60),
+    )
+    assert events[-2:] == [("card_played", "y3", 1.3), ("card_played", "y4", 2.0)]
+
+
+def test_a_glimpse_long_before_is_no_evidence():
+    events = judged(
+        Landed(1, Y[1], 0.0, 0),
+        Landed(1, Y[2], 1.0, 30, glimpsed=(Y[3],), glimpsed_at=((Y[3], 1.3, 39),)),
+        Landed(1, Y[4], 6.0, 180),
+    )
+    assert events[-1][:2] == ("illegal_play", "y4")
+
+
+def test_a_glimpse_on_another_pile_is_no_evidence():
+    judge = Judge(Centre())
+    judge.rule(Landed(1, Y[1], 0.0, 0))
+    judge.rule(Landed(1, Y[2], 1.0, 30))
+    judge.rule(Landed(2, Card.parse("r1"), 1.1, 33, glimpsed=(Y[3],), glimpsed_at=((Y[3], 1.3, 39),)))
+    assert [e.type for e in judge.rule(Landed(1, Y[4], 2.0, 60))] == ["illegal_play"]
