@@ -34,6 +34,7 @@ import numpy as np
 
 from referee.errors import CentreError
 from referee.events import Event, IllegalPlay
+from referee.session_lines import ImageLineReader
 from referee.session_result import Emitted, ExitCode, SessionResult
 from referee.session_vision import Box, DetectorVision, OracleVision, Source, Vision
 from referee.sightings import FrameSightings, card_quad
@@ -277,7 +278,12 @@ class _Loop:
         self.geometry = geometry
         self.video_out = video_out
         self.progress = progress
-        self.referee = Referee(_with_seats(session.settings.referee, session.opening, geometry, result.info.size))
+        # the leftover lines are measured in the latest picture (referee.session_lines)
+        self.lines = ImageLineReader(geometry)
+        referee_settings = _with_seats(session.settings.referee, session.opening, geometry, result.info.size)
+        if referee_settings.line_reader is None:
+            referee_settings = replace(referee_settings, line_reader=self.lines)
+        self.referee = Referee(referee_settings)
         self.stopped = False
         self._heights: dict[int, int] = {}
         # with a stride the tracker sees every k-th frame: one reading repeated spans k frames per repeat
@@ -353,6 +359,8 @@ class _Loop:
         """The referee's events for one frame. Should its board contradict itself (a bug: an illegal card to take
         back that it never held), the frame's rulings are lost with a warning, and the replay goes on: a round
         must not end in a traceback with nothing written (seed 99402, eight players, before its fix)."""
+        if frame.image is not None:
+            self.lines.image = frame.image
         try:
             return self.referee.update(sightings)
         except CentreError as exc:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -32,6 +32,7 @@ from referee.service.hub import Hub
 from referee.service.overlay import overlay_state, picture
 from referee.service.sheets import score_sheet
 from referee.session import COUNT_EVERY_S, Session, SessionSettings
+from referee.session_lines import ImageLineReader
 from referee.sightings import FrameSightings
 from referee.store import RoundRow, SessionRow, Store
 from referee.tracker import Phase, Referee, RefereeSettings
@@ -104,6 +105,7 @@ class LiveTable:
         )
         self.round: LiveRound | None = None
         self.geometry: TableGeometry | None = spec.calibration
+        self.lines = ImageLineReader(self.geometry)  # the count's leftover lines measured in the latest picture
         self.meter = FpsMeter()
         self.picture_every_s = 1.0 / picture_fps if picture_fps > 0 else 0.0
         self.epoch: float | None = None
@@ -174,6 +176,7 @@ class LiveTable:
         with self._lock:
             if self.spec.is_file or self.geometry is None:
                 self.geometry = self.spec.geometry(self.runner, source) or self.geometry
+                self.lines.geometry = self.geometry
         frames = source.frames() if self.spec.is_file else wall_timed(source.frames())
         speed = self.spec.speed if self.spec.is_file else 0.0  # a camera paces itself
         live = speed > 0 or not self.spec.is_file  # a file played as fast as it goes (tests) drops nothing
@@ -209,6 +212,7 @@ class LiveTable:
             self.frames_taken += 1
             if frame.image is not None:
                 self._latest = frame
+                self.lines.image = frame.image
             rnd = self.round
             if rnd is not None and not rnd.done and sightings is not Unread.NO_ROUND:
                 events = [] if isinstance(sightings, Unread) else rnd.referee.update(sightings)
@@ -223,6 +227,7 @@ class LiveTable:
         if self.geometry is None:
             if frame.index % GEOMETRY_EVERY == 0:
                 self.geometry = self.runner.find_geometry([frame], (frame.image.shape[1], frame.image.shape[0]))
+                self.lines.geometry = self.geometry
             if self.geometry is None:
                 return Unread.NO_TABLE_YET
         detections, visible = self.vision.read(frame, thorough=self._counting_read(frame.t))
@@ -283,7 +288,10 @@ class LiveTable:
                 raise ConflictError("the match is over: start a new session for another match")
             row = self.store.start_round(self.session.id)
             backs = tuple(self.store.players(self.session.id))
-            self.round = LiveRound(row, Referee(self.runner.settings.referee, backs=backs, round=row.number))
+            settings = self.runner.settings.referee
+            if settings.line_reader is None:
+                settings = replace(settings, line_reader=self.lines)
+            self.round = LiveRound(row, Referee(settings, backs=backs, round=row.number))
             t, frame = (0.0, 0) if self.spec.is_file else (self.t, self.frame_index)
             if self.spec.is_file:
                 self.epoch = time.time()

@@ -155,6 +155,46 @@ On the leftover lines of 34 rendered rounds' readings (74 lines, one per back): 
 100 -> 95; better for 2, 4 and 8 players alike, and for any share from 0.7 to 0.9 (development script)."""
 
 
+@dataclass(frozen=True)
+class LineLength:
+    """A line of cards as the picture measures it, on the table plane (mm): ``extent`` from the outer edge of its
+    first card to that of its last, and ``steps``, the candidate steps its cards' edges repeat at, each with its
+    strength (0..1; see :mod:`vision.shingles`, which measures them)."""
+
+    extent: float
+    steps: tuple[tuple[float, float], ...]
+
+
+SHINGLE_ROUNDING = 0.5
+"""How much a candidate step loses for each card's worth of length it leaves over (a whole number of steps is
+what a line is): the step whose edges repeat most strongly wins, unless it fits the length much worse."""
+
+
+def shingled_count(line: LineLength, card: float) -> int | None:
+    """The cards of a line laid each partly over the last, from its measured extent and step: ``(extent - card) /
+    step + 1``. Of the candidate steps (the edges repeat at the step, at twice it, and wherever a back's printed
+    pattern repeats), the one whose repetition is strongest, less :data:`SHINGLE_ROUNDING` times how far its
+    count lies from a whole number. One card when the line is no longer than a card; None when it is much
+    shorter than one (not a line of cards) or no step fits.
+
+    >>> shingled_count(LineLength(150.0, ((9.5, 0.3), (20.0, 0.72), (40.1, 0.5))), card=59.0)  # 91 mm = 4.55 steps
+    6
+    >>> shingled_count(LineLength(61.0, ()), card=59.0)
+    1
+    """
+    span = line.extent - card
+    if span < -0.25 * card:
+        return None
+    options = [
+        (strength - SHINGLE_ROUNDING * abs(span / step - round(span / step)), round(span / step) + 1)
+        for step, strength in line.steps
+        if MIN_STEP_MM <= step <= MAX_STEP_MM
+    ]
+    if span < MIN_STEP_MM:
+        return 1
+    return max(1, max(options)[1]) if options else None
+
+
 def line_count(points: Sequence[Point]) -> int:
     """The cards of a line laid each card about half over the last, from its length: ``span / step + 1``. The
     step is the longest within :data:`LINE_STEPS_MM` on whose lattice the spots sit about as well as on the best

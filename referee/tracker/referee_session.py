@@ -32,7 +32,7 @@ from referee.centre import Centre
 from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, StackStarted
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
-from referee.tracker.counting import CountWarning, Sorter, SpreadCount, SpreadCounter, score_count
+from referee.tracker.counting import CountWarning, LineReader, Sorter, SpreadCount, SpreadCounter, score_count
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
@@ -94,6 +94,9 @@ class RefereeSettings:
     settle_s: float = 3.0
     sorter: Sorter | None = None
     """Where cards seen after the round belong (see :data:`referee.tracker.counting.Sorter`); None: by zone."""
+    line_reader: LineReader | None = None
+    """Measures leftover lines in the picture (see :data:`referee.tracker.counting.LineReader`); None: they are
+    counted by their spots alone."""
 
 
 class Referee:
@@ -113,7 +116,7 @@ class Referee:
         self.judge = Judge(
             Centre(self.settings.rules), players=len(self.backs) or None, inference=self.settings.inference
         )
-        self.counter = SpreadCounter(self.settings.sorter)
+        self.counter = SpreadCounter(self.settings.sorter, line_reader=self.settings.line_reader)
         sorter = self.settings.sorter
         self.seat_watch = SeatWatch(sorter) if isinstance(sorter, SeatSorter) and sorter.owners else None
         self.phase = Phase.PLAY

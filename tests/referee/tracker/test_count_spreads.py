@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from referee.cards import CARD_HEIGHT_MM
-from referee.sightings import FrameSightings, Sighting
-from referee.tracker.counting import SpreadCounter, cross_check
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from referee.sightings import FrameSightings, Quad, Sighting
+from referee.tracker.counting import LineReader, SpreadCounter, cross_check
+from referee.tracker.fan_length import LineLength, shingled_count
 from referee.tracker.seats import SeatSorter
 
 ZONE = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
@@ -245,6 +247,55 @@ def test_a_leftover_line_boxed_twice_here_and_there_is_counted_by_its_length() -
     boxes = [*xs, xs[1] + 10.0, xs[3] + 10.0, xs[5] + 10.0]
     frames = [_frame(*(Sighting.back_at("red-red", (x, y)) for x in boxes), t=60.0 + k / 30) for k in range(10)]
     assert _count(frames, _sorter()) == ({}, {"red-red": 7})
+
+
+def _line_frames(xs: list[float]) -> list[FrameSightings]:
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    return [_frame(*(Sighting.back_at("red-red", (x, y)) for x in xs), t=60.0 + k / 30) for k in range(10)]
+
+
+def _counted_with(reader: LineReader, frames: list[FrameSightings]) -> dict[str, int]:
+    counter = SpreadCounter(_sorter(), line_reader=reader)
+    for frame in frames:
+        counter.add(frame)
+    return counter.count().leftover
+
+
+def test_a_leftover_line_the_picture_measures_is_counted_by_its_extent_and_step_not_by_its_boxes() -> None:
+    # nine boxes on a line of six cards (each card boxed by its strip and by its outline, here and there): the
+    # picture says the line runs 204 mm, its edges repeating every 29 mm (and every 58 mm, every second edge)
+    asked: list[tuple[int, float]] = []
+
+    def picture(quads: Sequence[Quad], card: float) -> LineLength:
+        asked.append((len(quads), card))
+        return LineLength(204.0, ((14.5, 0.3), (29.0, 0.7), (58.0, 0.5)))
+
+    boxes = [-55.0, -48.0, -39.0, -19.0, -11.0, 12.0, 24.0, 50.0, 68.0]
+    assert _counted_with(picture, _line_frames(boxes)) == {"red-red": 6}
+    assert asked and asked[-1][1] == CARD_WIDTH_MM  # upright cards side by side: a card's width runs along the line
+
+
+def test_a_leftover_line_the_picture_cannot_measure_is_counted_by_its_spots() -> None:
+    xs = [-90.0 + 28.0 * i for i in range(7)]
+    assert _counted_with(lambda quads, card: None, _line_frames(xs)) == {"red-red": 7}
+
+
+def test_a_measure_that_disagrees_wildly_with_the_boxes_is_not_believed() -> None:
+    # a line of four boxes the picture would make fifteen cards of (a stripe pattern taken for the step)
+    xs = [-90.0 + 28.0 * i for i in range(4)]
+    stripes = LineLength(59.0 + 14 * 6.0, ((6.0, 0.9),))
+    assert _counted_with(lambda quads, card: stripes, _line_frames(xs)) == {"red-red": 4}
+
+
+def test_the_step_is_the_candidate_repeating_most_strongly_unless_it_leaves_part_of_a_card_over() -> None:
+    card = CARD_WIDTH_MM
+    line = LineLength(card + 5 * 20.0, ((10.0, 0.35), (20.0, 0.7), (40.0, 0.45)))
+    assert shingled_count(line, card) == 6
+    # the strongest repetition, every 23 mm, leaves 0.35 of a step over; 20 mm fits whole
+    uneven = LineLength(card + 5 * 20.0, ((20.0, 0.6), (23.0, 0.7)))
+    assert shingled_count(uneven, card) == 6
+    assert shingled_count(LineLength(card + 2.0, ()), card) == 1  # no longer than a card: one card
+    assert shingled_count(LineLength(card / 2, ((20.0, 0.9),)), card) is None  # shorter than a card: no line
 
 
 def test_a_back_no_seat_showed_read_clearly_on_cards_of_several_spreads_is_a_players_all_the_same() -> None:

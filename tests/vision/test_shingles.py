@@ -1,0 +1,81 @@
+"""A line of shingled cards measured in the picture: its extent from end to end, and the step its edges repeat at."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.shingles import measure_shingles
+
+CARD = (40, 62)  # a card's width and height in pixels
+
+
+def _line(
+    n: int, step: int, *, angle: float = 0.0, table: tuple[int, int, int] = (40, 70, 110), pattern: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """A picture of ``n`` cards laid left to right ``step`` px apart, each over the last, turned by ``angle``
+    degrees about the picture's middle; and each card's whole outline (N, 4, 2), as a detector boxes it."""
+    picture = np.full((400, 640, 3), table, np.uint8)
+    rng = np.random.default_rng(n * 100 + step)
+    picture = np.clip(picture + rng.normal(0, 4, picture.shape), 0, 255).astype(np.uint8)  # the cloth's grain
+    w, h = CARD
+    x0, y0 = 320 - (step * (n - 1) + w) // 2, 200 - h // 2
+    boxes = []
+    for i in range(n):
+        x = x0 + step * i
+        cv2.rectangle(picture, (x, y0), (x + w, y0 + h), (60, 60, 220), -1)
+        if pattern:  # a back printed with thin stripes a quarter card apart
+            for k in range(4, w, w // 4):
+                cv2.line(picture, (x + k, y0 + 6), (x + k, y0 + h - 6), (150, 150, 255), 1)
+        cv2.rectangle(picture, (x, y0), (x + w, y0 + h), (250, 250, 250), 2)
+        boxes.append([[x, y0], [x + w, y0], [x + w, y0 + h], [x, y0 + h]])
+    turn = cv2.getRotationMatrix2D((320.0, 200.0), angle, 1.0)
+    picture = cv2.warpAffine(picture, turn, (640, 400), borderMode=cv2.BORDER_REFLECT)
+    quads = np.asarray(boxes, np.float64)
+    quads = np.concatenate([quads, np.ones((*quads.shape[:2], 1))], axis=2) @ turn.T
+    return picture, quads
+
+
+def _count(n: int, step: int, **kwargs: object) -> tuple[float, float]:
+    picture, quads = _line(n, step, **kwargs)  # type: ignore[arg-type]
+    measured = measure_shingles(picture, quads, float(CARD[0]))
+    assert measured is not None
+    step_found = measured.strongest_step()
+    assert step_found is not None
+    return measured.extent_px, step_found
+
+
+@pytest.mark.parametrize(("n", "step"), [(3, 20), (6, 20), (9, 12), (12, 9), (5, 28)])
+def test_the_line_runs_from_its_first_cards_outer_edge_to_its_last_and_its_edges_repeat_at_the_step(
+    n: int, step: int
+) -> None:
+    extent, found = _count(n, step)
+    assert extent == pytest.approx(step * (n - 1) + CARD[0], abs=3)
+    assert found == pytest.approx(step, abs=1)
+
+
+def test_a_line_lying_askew_is_measured_along_its_own_direction() -> None:
+    extent, found = _count(7, 18, angle=35.0)
+    assert extent == pytest.approx(18 * 6 + CARD[0], abs=6)  # the turned picture blurs each end by a pixel or two
+    assert found == pytest.approx(18, abs=1)
+
+
+def test_a_printed_pattern_on_the_backs_repeats_too_but_the_step_stays_among_the_candidates() -> None:
+    picture, quads = _line(8, 20, pattern=True)
+    measured = measure_shingles(picture, quads, float(CARD[0]))
+    assert measured is not None
+    assert any(abs(step - 20) <= 1 for step, _ in measured.steps)
+
+
+def test_boxes_on_bare_table_are_no_line() -> None:
+    picture = np.full((400, 640, 3), (40, 70, 110), np.uint8)
+    quads = np.asarray([[[x, 170], [x + 40, 170], [x + 40, 232], [x, 232]] for x in (280, 300, 320)], np.float64)
+    assert measure_shingles(picture, quads, 40.0) is None
+
+
+def test_one_box_gives_no_direction_unless_the_caller_knows_it() -> None:
+    picture, quads = _line(1, 20)
+    assert measure_shingles(picture, quads, 40.0) is None
+    measured = measure_shingles(picture, quads, 40.0, axis=(1.0, 0.0))
+    assert measured is not None and measured.extent_px == pytest.approx(CARD[0], abs=3)

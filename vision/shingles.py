@@ -1,0 +1,160 @@
+"""Measuring a line of shingled cards in the picture: how long it is, and the step its cards are laid at.
+
+A line of cards laid each partly over the last (a player's leftover Ligretto pile, a fan) is hard to count by its
+boxes: the detector boxes a card under another twice (its strip, and its whole outline), or two strips as one,
+and one box more or less is one card more or less. The picture itself holds the count more plainly. Along the
+line, every card's edge crosses it at the same step, a strong straight edge the whole way across; and the line
+of cards runs, unlike the table, from the outer edge of the first card to the outer edge of the last.
+
+:func:`measure_shingles` cuts the band along the line out of the picture, straightened, and measures both:
+
+- the **step**: the edges' profile along the band (the horizontal gradient, averaged across it) repeats at the
+  step, so its autocorrelation peaks there, and at its multiples (every second edge), and wherever the backs'
+  own printed pattern repeats. All peaks are returned with their strength; which one is the line's step is for
+  the caller to say, who knows the cards' size (:func:`referee.tracker.fan_length.shingled_count`).
+- the **extent**: the run of the band's columns whose colour differs from the table's (the band's two ends,
+  taken beyond the boxes, are table), around the line's middle.
+
+Vision only: no rules, no table plane. Pixels in, pixels out.
+
+>>> import cv2
+>>> picture = np.full((200, 400, 3), (40, 70, 110), np.uint8)          # a brown table
+>>> for i in range(6):                                                   # six cards 20 px apart, each over the last
+...     x = 100 + 20 * i
+...     _ = cv2.rectangle(picture, (x, 60), (x + 40, 120), (60, 60, 220), -1)
+...     _ = cv2.rectangle(picture, (x, 60), (x + 40, 120), (255, 255, 255), 2)
+>>> boxes = np.float32([[[x, 60], [x + 40, 60], [x + 40, 120], [x, 120]] for x in range(100, 220, 20)])
+>>> line = measure_shingles(picture, boxes, card_px=40.0)
+>>> round(line.extent_px), round(line.strongest_step())
+(143, 20)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+MIN_STEP_PX = 3
+"""Steps shorter than this are no step: at 720p a 3 px strip hides the card's back."""
+MAX_STEP_SHARE = 0.8
+"""Steps up to this share of a card's extent along the line (a wider step is no longer a shingled line)."""
+MIN_PEAK = 0.15
+"""An autocorrelation peak below this is the table's grain or noise, not a step."""
+TABLE_MARGIN = 0.8
+"""The band runs this many cards' extents beyond the boxes at each end: half of it is taken as the table."""
+MIN_CONTRAST = 25.0
+"""A column of the band is a card's when its colour lies this far (BGR levels) from the table's, at least."""
+GAP_PX = 3
+"""Columns like the table no wider than this inside the line are a card's edge or a shadow, not its end."""
+
+
+@dataclass(frozen=True)
+class Shingles:
+    """A line of cards as the picture shows it: ``extent_px`` from the outer edge of its first card to that of
+    its last, along ``axis`` (a unit vector in image pixels), and ``steps``: the candidate steps (pixels) with
+    their strength (the autocorrelation's peak, 0..1), shortest first."""
+
+    extent_px: float
+    axis: tuple[float, float]
+    steps: tuple[tuple[float, float], ...]
+
+    def strongest_step(self) -> float | None:
+        return max(self.steps, key=lambda s: s[1])[0] if self.steps else None
+
+
+def measure_shingles(
+    image: npt.NDArray[np.uint8], quads: npt.ArrayLike, card_px: float, axis: npt.ArrayLike | None = None
+) -> Shingles | None:
+    """The line of cards boxed by ``quads`` (N, 4, 2 image pixels) in ``image`` (BGR): its extent and candidate
+    steps (see the module's docstring). ``card_px``: a card's extent along the line, in pixels near it.
+    ``axis``: the line's direction (unit vector); None: the boxes' centres' main direction (two boxes at least).
+    None when the line cannot be measured: too few boxes for an axis, a band outside the picture, no card
+    colour at its middle."""
+    boxes = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    if axis is None:
+        if len(boxes) < 2:
+            return None
+        centres = boxes.mean(axis=1)
+        _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+        axis = vt[0]
+    along_axis = np.asarray(axis, np.float64) / np.linalg.norm(axis)
+    across = np.array([-along_axis[1], along_axis[0]])
+    along = boxes.reshape(-1, 2) @ along_axis
+    pad = TABLE_MARGIN * card_px
+    a0, a1 = float(along.min() - pad), float(along.max() + pad)
+    sides = boxes @ across
+    s0, s1 = float(np.median(sides.min(axis=1))), float(np.median(sides.max(axis=1)))
+    middle, half = (s0 + s1) / 2, (s1 - s0) / 4  # the middle half across: clear of neighbouring rows
+    length, height = round(a1 - a0), max(4, round(2 * half))
+    edge = int(0.5 * pad)
+    if edge < 2 or length - 2 * edge < 2 * MIN_STEP_PX + 2:
+        return None
+    source = np.array(
+        [
+            along_axis * a0 + across * (middle - half),
+            along_axis * a1 + across * (middle - half),
+            along_axis * a0 + across * (middle + half),
+        ],
+        np.float32,
+    )
+    target = np.array([[0, 0], [length, 0], [0, height]], np.float32)
+    warp = cv2.getAffineTransform(source, target)
+    warped = cv2.warpAffine(image, warp, (length, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    band = np.asarray(warped, np.float32)
+    extent = _extent(band, edge)
+    if extent is None:
+        return None
+    inner = slice(int(pad), length - int(pad))
+    return Shingles(extent, (float(along_axis[0]), float(along_axis[1])), _steps(band[:, inner], card_px))
+
+
+def _steps(band: npt.NDArray[np.float32], card_px: float) -> tuple[tuple[float, float], ...]:
+    """The autocorrelation peaks of the band's edge profile (a card's edge crosses the whole band; the strongest
+    colour channel's gradient, so that a pale back on a pale cloth still shows), sub-pixel."""
+    gradient = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3)).max(axis=2).mean(axis=0)
+    if len(gradient) < 2 * MIN_STEP_PX + 2:
+        return ()
+    profile = gradient - np.convolve(gradient, np.ones(9, np.float32) / 9, "same")
+    ac = np.correlate(profile, profile, "full")[len(profile) - 1 :]
+    if ac[0] <= 0:
+        return ()
+    ac = ac / ac[0]
+    steps = []
+    for k in range(MIN_STEP_PX, min(int(MAX_STEP_SHARE * card_px), len(ac) - 2) + 1):
+        before, here, after = ac[k - 1], ac[k], ac[k + 1]
+        if here >= before and here >= after and here > MIN_PEAK:
+            curve = before - 2 * here + after
+            steps.append((k + (0.5 * (before - after) / curve if curve else 0.0), float(here)))
+    return tuple(steps)
+
+
+def _extent(band: npt.NDArray[np.float32], edge: int) -> float | None:
+    """The run of columns unlike the table around the band's middle (pixels), the table's colour taken from the
+    band's ``edge`` columns at each end; None when the middle is table-coloured."""
+    columns = np.median(band, axis=0)  # (length, 3)
+    ends = np.concatenate([columns[:edge], columns[-edge:]])
+    table = np.median(ends, axis=0)
+    distance = np.linalg.norm(columns - table, axis=1)
+    threshold = max(MIN_CONTRAST, 1.5 * float(np.percentile(np.linalg.norm(ends - table, axis=1), 90)))
+    card = distance > threshold
+    middle = len(card) // 2
+    if not card[max(0, middle - 2) : middle + 3].any():
+        return None
+    low = _run_end(card, middle, -1)
+    high = _run_end(card, middle, +1)
+    return float(high - low + 1)
+
+
+def _run_end(card: npt.NDArray[np.bool_], start: int, direction: int) -> int:
+    """The last card column from ``start`` going ``direction``, across gaps of up to :data:`GAP_PX` columns."""
+    last, i, gap = start, start, 0
+    while 0 <= i + direction < len(card) and gap <= GAP_PX:
+        i += direction
+        if card[i]:
+            last, gap = i, 0
+        else:
+            gap += 1
+    return last
