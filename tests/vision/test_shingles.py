@@ -79,3 +79,10 @@ def test_one_box_gives_no_direction_unless_the_caller_knows_it() -> None:
     assert measure_shingles(picture, quads, 40.0) is None
     measured = measure_shingles(picture, quads, 40.0, axis=(1.0, 0.0))
     assert measured is not None and measured.extent_px == pytest.approx(CARD[0], abs=3)
+
+
+def test_an_extent_far_from_the_boxes_own_is_not_believed() -> None:
+    # the picture holds three cards where six boxes lie (the other three as pale as the cloth): not this line
+    picture, _ = _line(3, 20)
+    _, boxes = _line(6, 20)
+    assert measure_shingles(picture, boxes, float(CARD[0])) is None
