@@ -40,6 +40,7 @@ from referee.tracker.fan_length import (
     fill_missing,
     largest_remainders,
     line_count,
+    measured_fan_counts,
     shingled_count,
 )
 
@@ -78,6 +79,9 @@ class SpreadCount:
     centre_shared: bool = False
     """The cards missed in the centre were shared out among the backs in proportion to the cards seen (the
     spreads' lengths fitted no single step, or too few cards were seen to trust them)."""
+    centre_measured: bool = False
+    """The centre was handed back sorted and each player's fan counted by its extent in the picture (see
+    :meth:`SpreadCounter._measured_fans`): then what play showed of the owners does not move cards between them."""
     centre_named: int = 0
     """Centre cards whose owner was seen in play, by where they lay before they landed (see :func:`with_owners`)."""
 
@@ -308,6 +312,7 @@ class SpreadCounter:
                 getattr(self.sorter, "before_an_unread_seat", None),
             )
         fans: list[tuple[list[_Spot], Counter[str]]] = []
+        whose: list[str | None] = []  # each centre fan's one owner, when it is one player's
         for spread in spreads:
             votes: Counter[str] = Counter()
             for spot in spread:
@@ -320,16 +325,23 @@ class SpreadCounter:
                 fans.append(
                     (spread, Counter(owner or self._card_back(spot, spread, back, owners, closed) for spot in spread))
                 )
+                whose.append(owner)
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))
+                whose.append(back)
             else:
                 leftover[back] += self._line_cards(spread)
         seen = sum(len(spread) for spread, _ in fans)
-        fitted = self._fitted([spread for spread, _ in fans], centre_total, seen)
+        measured = self._measured_fans([spread for spread, _ in fans], whose, centre_total)
+        fitted = None if measured is not None else self._fitted([spread for spread, _ in fans], centre_total, seen)
         for i, (spread, cards) in enumerate(fans):
-            centre.update(cards if fitted is None or fitted[i] == len(spread) else _shared(cards, fitted[i]))
+            if measured is not None:
+                centre[whose[i] or UNKNOWN_BACK] += measured[i]
+            else:
+                centre.update(cards if fitted is None or fitted[i] == len(spread) else _shared(cards, fitted[i]))
         shared = (
-            fitted is None
+            measured is None
+            and fitted is None
             and bool(centre_total)
             and 0 < seen < (centre_total or 0)
             and _room([spread for spread, _ in fans]) >= (centre_total or 0)
@@ -348,9 +360,35 @@ class SpreadCounter:
             dict(sorted(leftover.items())),
             unknown_c,
             unknown_l,
-            centre_seen=None if fitted is None and not shared else seen,
+            centre_seen=None if fitted is None and measured is None and not shared else seen,
             centre_shared=shared,
+            centre_measured=measured is not None,
         )
+
+    def _measured_fans(
+        self, spreads: Sequence[Sequence[_Spot]], whose: Sequence[str | None], total: int | None
+    ) -> list[int] | None:
+        """The centre fans' cards from their extents in the picture and the stacks' ``total``, when every fan is
+        one player's (handed back sorted, as the rules lay the centre out) and the picture measures each (see
+        :func:`referee.tracker.fan_length.measured_fan_counts`); a fan of one card is one card. None otherwise:
+        a stack fanned where it lay holds every player's backs, and its cards are counted card by card.
+
+        A fan's boxes miss strips and box others twice, so its spots, and even its boxes' length, miscount it by
+        a card or two, moving cards from one player to another while the total holds; the picture's extent
+        does not (see :func:`referee.tracker.fan_length.measured_fan_counts` for how it was measured)."""
+        if self.line_reader is None or not total or not spreads or any(owner is None for owner in whose):
+            return None
+        lines: list[LineLength] = []
+        cards: list[float] = []
+        for spread in spreads:
+            card = _card_along(spread)
+            quads = [quad for spot in spread for quad in spot.quads]
+            line = self.line_reader(quads, card) if len(spread) >= 2 else LineLength(card, ())
+            if line is None:
+                return None
+            lines.append(line)
+            cards.append(card)
+        return measured_fan_counts(lines, cards, total)
 
     def _line_cards(self, spread: Sequence[_Spot]) -> int:
         """A leftover line's cards: measured in the picture where it can be (its extent and step, see
@@ -366,9 +404,7 @@ class SpreadCounter:
         if self.line_reader is None or len(spread) < 2:
             return line_count(points)
         quads = [quad for spot in spread for quad in spot.quads]
-        fan = Fan.of([((spot.x, spot.y), tuple(spot.quads)) for spot in spread])
-        # cards shingled side by side show their long side across the line, so a card's short side runs along it
-        card = CARD_WIDTH_MM if fan.card <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
+        card = _card_along(spread)
         measured = self.line_reader(quads, card) if len(quads) >= 2 else None
         counted = shingled_count(measured, card) if measured is not None else None
         if counted is None or not len(spread) / 2 <= counted <= 2 * len(spread) + 1:
@@ -383,6 +419,13 @@ class SpreadCounter:
             return None
         fans = [Fan.of([((s.x, s.y), tuple(s.quads)) for s in spread]) for spread in spreads]
         return fill_missing([len(spread) for spread in spreads], fans, total)
+
+
+def _card_along(spread: Sequence[_Spot]) -> float:
+    """A card's extent along a line of cards (mm): cards shingled side by side show their long side across the
+    line, so their short side runs along it; cards laid end to end, their long side."""
+    fan = Fan.of([((spot.x, spot.y), tuple(spot.quads)) for spot in spread])
+    return CARD_WIDTH_MM if fan.card <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
 
 
 def _room(spreads: Sequence[Sequence[_Spot]]) -> float:
@@ -632,7 +675,9 @@ def score_count(
     ``named``: the centre cards whose owners were seen in play, per back (see :func:`with_owners`); the spreads'
     own count is what is cross-checked against the stacks."""
     warnings = cross_check(count, stacks, inferred=inferred)
-    if named:
+    if named and not count.centre_measured:
+        # a fan handed back and measured in the picture is its owner's whole; a play misattributed by the
+        # seats' watch (one in 16, over 12 rendered rounds) would move a card between players
         spreads = count
         count = with_owners(count, named, sum(s.height for s in stacks))
         warnings += _named_over_spreads(spreads, count, named)

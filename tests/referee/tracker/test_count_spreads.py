@@ -202,6 +202,32 @@ def test_centre_fans_whose_strips_were_missed_are_counted_by_their_lengths_to_th
     assert _count(frames, _sorter(), centre_total=13) == ({"blue-blue": 4, "red-red": 9}, {})
 
 
+def _handed_back_fans(picture: LineReader | None, total: int) -> dict[str, int]:
+    """The centre handed back sorted: a fan before each seat, nine boxes on red's (a strip boxed twice here and
+    there), four on blue's (a strip missed)."""
+    red = [Sighting.back_at("red-red", (-40.0 + 11.0 * i, 244.0)) for i in range(9)]
+    blue = [Sighting.back_at("blue-blue", (-20.0 + 14.0 * i, -244.0)) for i in range(4)]
+    counter = SpreadCounter(_sorter(), line_reader=picture)
+    for k in range(10):
+        counter.add(_frame(*red, *blue, t=60.0 + k / 30))
+    return counter.count(total).centre
+
+
+def _fans_in_the_picture(quads: Sequence[Quad], card: float) -> LineLength:
+    """The picture: red's fan is 8 cards at 14 mm, blue's 5 at 13 mm, their edges repeating at the step and twice it."""
+    n, step = (8, 14.0) if sum(y for quad in quads for _, y in quad) > 0 else (5, 13.0)
+    return LineLength(card + (n - 1) * step, ((step, 0.6), (2 * step, 0.7)))
+
+
+def test_fans_handed_back_sorted_are_counted_by_their_extents_in_the_picture_to_the_stacks_total() -> None:
+    assert _handed_back_fans(None, 13) == {"blue-blue": 4, "red-red": 9}  # by the boxes
+    assert _handed_back_fans(_fans_in_the_picture, 13) == {"blue-blue": 5, "red-red": 8}
+
+
+def test_fans_whose_extents_fit_no_count_adding_up_to_the_total_are_counted_as_before() -> None:
+    assert _handed_back_fans(_fans_in_the_picture, 40) == _handed_back_fans(None, 40)
+
+
 def test_a_fitted_centre_count_says_how_many_cards_were_seen_one_by_one() -> None:
     counter = SpreadCounter(_sorter())
     for frame in _fans_with_strips_missed():

@@ -146,6 +146,20 @@ def test_the_spreads_own_count_is_cross_checked_though_the_names_settle_the_scor
     assert any("blue-blue 0 -> 2 (2 seen played from its seat)" in m for m in messages)
 
 
+def test_fans_handed_back_and_measured_in_the_picture_are_not_moved_by_the_owners_play_showed() -> None:
+    from referee.centre import CentreCard, Stack
+
+    stacks = [Stack(1, tuple(CentreCard(Card.parse(f"r{n}")) for n in range(1, 6)))]
+    measured = SpreadCount(centre={"red-red": 3, "blue-blue": 2}, centre_measured=True)
+    scored = score_count(measured, stacks, named={"red-red": 4, "blue-blue": 1})  # one play misattributed
+    assert scored.event.centre == {"red-red": 3, "blue-blue": 2}
+    counted = replace(measured, centre_measured=False)
+    assert score_count(counted, stacks, named={"red-red": 4, "blue-blue": 1}).event.centre == {
+        "red-red": 4,
+        "blue-blue": 1,
+    }
+
+
 def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_every_strip_reads_one_back() -> None:
     seats = SeatSorter.from_opening([Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)], (0, 0))
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
