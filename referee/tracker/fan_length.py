@@ -165,6 +165,11 @@ class LineLength:
     steps: tuple[tuple[float, float], ...]
 
 
+MIN_STEP_STRENGTH = 0.3
+"""A step whose repetition is weaker than this is no step of the line: a line of two cards shows one step only,
+and its autocorrelation peaks weakly anywhere (a rendered two-player round, seed 100402: two cards 32 mm apart,
+a peak of 0.15 at 17.7 mm, counted three); the eight lines counted right in rendered rounds of seeds
+100300-100306 repeated at 0.42-0.77. Such a line is left to its boxes."""
 SHINGLE_ROUNDING = 0.5
 """How much a candidate step loses for each card's worth of length it leaves over (a whole number of steps is
 what a line is): the step whose edges repeat most strongly wins, unless it fits the length much worse."""
@@ -174,13 +179,16 @@ def shingled_count(line: LineLength, card: float) -> int | None:
     """The cards of a line laid each partly over the last, from its measured extent and step: ``(extent - card) /
     step + 1``. Of the candidate steps (the edges repeat at the step, at twice it, and wherever a back's printed
     pattern repeats), the one whose repetition is strongest, less :data:`SHINGLE_ROUNDING` times how far its
-    count lies from a whole number. One card when the line is no longer than a card; None when it is much
-    shorter than one (not a line of cards) or no step fits.
+    count lies from a whole number, among the steps repeating at least :data:`MIN_STEP_STRENGTH`. One card
+    when the line is no longer than a card; None when it is much shorter than one (not a line of cards) or no step
+    fits.
 
     >>> shingled_count(LineLength(150.0, ((9.5, 0.3), (20.0, 0.72), (40.1, 0.5))), card=59.0)  # 91 mm = 4.55 steps
     6
     >>> shingled_count(LineLength(61.0, ()), card=59.0)
     1
+    >>> shingled_count(LineLength(91.2, ((17.7, 0.15),)), card=59.0) is None  # two cards 32 mm apart: no step
+    True
     """
     span = line.extent - card
     if span < -0.25 * card:
@@ -188,7 +196,7 @@ def shingled_count(line: LineLength, card: float) -> int | None:
     options = [
         (strength - SHINGLE_ROUNDING * abs(span / step - round(span / step)), round(span / step) + 1)
         for step, strength in line.steps
-        if MIN_STEP_MM <= step <= MAX_STEP_MM
+        if MIN_STEP_MM <= step <= MAX_STEP_MM and strength >= MIN_STEP_STRENGTH
     ]
     if span < MIN_STEP_MM:
         return 1
