@@ -32,7 +32,7 @@ from referee.errors import ScoringError
 from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
-from referee.sightings import FrameSightings, Point, Quad, Sighting
+from referee.sightings import FrameSightings, Point, Quad, Sighting, point_in_polygon
 from referee.tracker.fan_length import (
     MIN_STEP_MM,
     Fan,
@@ -136,6 +136,9 @@ STRANGER_PLAIN = 0.5
 """A card read plainly: its back's votes at least this share of the best-read card's (a wholly visible card read
 surely in every frame). Strips of red backs read "blue-purple" all along four fans (seed 99001, four players), at
 most 0.42 of the best card; the red-pink seat's own card above, 0.53."""
+LYING_ON_MM = 10.0
+"""A card whose centre lies this close to another's outline lies on it (or under it): one spread. Spreads apart
+(a leftover line and the centre fan before the same seat) lie a card's height or more apart."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -513,7 +516,10 @@ def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:
 
 
 def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
-    """``spots`` in chains: single linkage at ``link`` mm."""
+    """``spots`` in chains: single linkage at ``link`` mm, or where one card's centre lies on another's outline
+    (grown by :data:`LYING_ON_MM`): a fan's top card lies whole along the fan, its centre half a card from the
+    strip below, and cut off it, it was taken for a leftover of its own (a rendered two-player round, seed
+    100305: a centre fan's top card counted a red-red leftover, two points off)."""
     parent = list(range(len(spots)))
 
     def root(i: int) -> int:
@@ -522,15 +528,31 @@ def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
             i = parent[i]
         return i
 
+    outlines = [_grown(spot.quads[-1], LYING_ON_MM) if spot.quads else None for spot in spots]
     for i, a in enumerate(spots):
         for j in range(i + 1, len(spots)):
             b = spots[j]
-            if abs(a.x - b.x) <= link and abs(a.y - b.y) <= link and math.hypot(a.x - b.x, a.y - b.y) <= link:
+            near = abs(a.x - b.x) <= link and abs(a.y - b.y) <= link and math.hypot(a.x - b.x, a.y - b.y) <= link
+            if near or _lies_on(a, outlines[j]) or _lies_on(b, outlines[i]):
                 parent[root(i)] = root(j)
     groups: dict[int, list[_Spot]] = {}
     for i, spot in enumerate(spots):
         groups.setdefault(root(i), []).append(spot)
     return list(groups.values())
+
+
+def _grown(quad: Quad, by: float) -> tuple[Point, ...]:
+    """``quad`` with each corner moved ``by`` mm further out along its diagonal from the middle."""
+    mx, my = sum(x for x, _ in quad) / 4, sum(y for _, y in quad) / 4
+    grown = []
+    for x, y in quad:
+        d = math.hypot(x - mx, y - my) or 1.0
+        grown.append((x + (x - mx) / d * by * math.sqrt(2), y + (y - my) / d * by * math.sqrt(2)))
+    return tuple(grown)
+
+
+def _lies_on(spot: _Spot, outline: tuple[Point, ...] | None) -> bool:
+    return outline is not None and point_in_polygon((spot.x, spot.y), outline)
 
 
 def with_owners(count: SpreadCount, named: Mapping[str, int], total: int) -> SpreadCount:

@@ -275,6 +275,15 @@ def test_a_leftover_line_boxed_twice_here_and_there_is_counted_by_its_length() -
     assert _count(frames, _sorter()) == ({}, {"red-red": 7})
 
 
+def test_a_fans_top_card_lying_whole_along_it_is_of_the_fan_though_its_middle_lies_far_from_the_last_strip() -> None:
+    # a stack fanned where it lay, running out of the centre zone: four strips 12 mm apart, then its top card
+    # lying whole along the fan, its middle 50 mm past the last strip's (half a card's length)
+    strips = [Sighting.back_at("red-red", (180.0 + 12.0 * i, 0.0), angle=90.0) for i in range(4)]
+    top = Sighting.back_at("red-red", (216.0 + 50.0, 0.0), angle=90.0)
+    frames = [_frame(*strips, top, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter()) == ({"red-red": 5}, {})
+
+
 def _line_frames(xs: list[float]) -> list[FrameSightings]:
     y = 400.0 + 1.2 * CARD_HEIGHT_MM
     return [_frame(*(Sighting.back_at("red-red", (x, y)) for x in xs), t=60.0 + k / 30) for k in range(10)]
