@@ -87,6 +87,7 @@ def score_counts(centre: dict[str, int], leftover: dict[str, int]) -> dict[str, 
 def run(args: argparse.Namespace) -> int:
     from referee.backs import Catalogue
     from referee.errors import InputFileError
+    from referee.photo_lines import line_counts
     from vision.detect.pipeline import CardReader
     from vision.sources import read_image
 
@@ -109,8 +110,12 @@ def run(args: argparse.Namespace) -> int:
         leftover_dets = reader(leftover_image).detections
         if len(leftover_dets) == 0:
             warnings.append(f"no card found in {args.leftover}: leftovers counted as none")
-        leftover, more = count_backs(leftover_dets, what="leftover", min_confidence=conf)
+        boxed, more = count_backs(leftover_dets, what="leftover", min_confidence=conf)
         centre_warnings += more
+        # each player's line measured in the picture where it can be (referee.photo_lines), else box by box
+        leftover, measured = line_counts(leftover_image, leftover_dets, conf)
+        if measured == 0:
+            leftover = boxed
     result = {
         "centre": centre,
         "leftover": leftover,
