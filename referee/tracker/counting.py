@@ -516,10 +516,12 @@ def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:
 
 
 def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
-    """``spots`` in chains: single linkage at ``link`` mm, or where one card's centre lies on another's outline
-    (grown by :data:`LYING_ON_MM`): a fan's top card lies whole along the fan, its centre half a card from the
-    strip below, and cut off it, it was taken for a leftover of its own (a rendered two-player round, seed
-    100305: a centre fan's top card counted a red-red leftover, two points off)."""
+    """``spots`` in chains: single linkage at ``link`` mm; a card left alone so joins the spread it lies on, or
+    that lies on it (its centre on the other's outline grown by :data:`LYING_ON_MM`, or the other's on its): a
+    fan's top card lies whole along the fan, its centre half a card from the strip below, and cut off it, it was
+    taken for a leftover of its own (a rendered two-player round, seed 100305: a centre fan's top card counted a
+    red-red leftover, two points off). Only a card left alone: two lines of cards lying close (eight players'
+    leftovers) stay two."""
     parent = list(range(len(spots)))
 
     def root(i: int) -> int:
@@ -528,13 +530,21 @@ def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
             i = parent[i]
         return i
 
-    outlines = [_grown(spot.quads[-1], LYING_ON_MM) if spot.quads else None for spot in spots]
     for i, a in enumerate(spots):
         for j in range(i + 1, len(spots)):
             b = spots[j]
-            near = abs(a.x - b.x) <= link and abs(a.y - b.y) <= link and math.hypot(a.x - b.x, a.y - b.y) <= link
-            if near or _lies_on(a, outlines[j]) or _lies_on(b, outlines[i]):
+            if abs(a.x - b.x) <= link and abs(a.y - b.y) <= link and math.hypot(a.x - b.x, a.y - b.y) <= link:
                 parent[root(i)] = root(j)
+    # a card left alone joins the spread it lies on, or that lies on it
+    alone = Counter(root(i) for i in range(len(spots)))
+    outlines = [_grown(spot.quads[-1], LYING_ON_MM) if spot.quads else None for spot in spots]
+    for i, a in enumerate(spots):
+        if alone[root(i)] != 1:
+            continue
+        for j, b in enumerate(spots):
+            if j != i and (_lies_on(a, outlines[j]) or _lies_on(b, outlines[i])):
+                parent[root(i)] = root(j)
+                break
     groups: dict[int, list[_Spot]] = {}
     for i, spot in enumerate(spots):
         groups.setdefault(root(i), []).append(spot)
