@@ -10,7 +10,6 @@ pixels into millimetres for :func:`referee.tracker.fan_length.shingled_count`. A
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from typing import Any
 
@@ -52,27 +51,16 @@ def line_counts(image: np.ndarray, detections: Any, min_confidence: float) -> tu
 
 def _lines(quads: np.ndarray) -> list[list[int]]:
     """The boxes in chains (single linkage at :data:`LINK_SHARE` of a card's long side)."""
+    from scipy.sparse.csgraph import connected_components  # imported here: scipy is slow to import
+    from scipy.spatial.distance import cdist
+
     if not len(quads):
         return []
     sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
     link = LINK_SHARE * float(np.median(sides.max(axis=1)))
     centres = quads.mean(axis=1)
-    parent = list(range(len(quads)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(quads)):
-        for j in range(i + 1, len(quads)):
-            if math.dist(centres[i], centres[j]) <= link:
-                parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(quads)):
-        groups.setdefault(root(i), []).append(i)
-    return list(groups.values())
+    _, label = connected_components(cdist(centres, centres) <= link, directed=False)
+    return [np.flatnonzero(label == k).tolist() for k in range(int(label.max()) + 1)]
 
 
 def _measured(image: np.ndarray, quads: np.ndarray) -> int | None:

@@ -137,8 +137,9 @@ STRANGER_PLAIN = 0.5
 surely in every frame). Strips of red backs read "blue-purple" all along four fans (seed 99001, four players), at
 most 0.42 of the best card; the red-pink seat's own card above, 0.53."""
 LYING_ON_MM = 10.0
-"""A card whose centre lies this close to another's outline lies on it (or under it): one spread. Spreads apart
-(a leftover line and the centre fan before the same seat) lie a card's height or more apart."""
+"""A card left alone whose centre lies this close to another's outline lies on it (or under it): one spread (see
+:func:`_spreads`). Spreads apart (a leftover line and the centre fan before the same seat) lie a card's height or
+more apart."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -384,12 +385,10 @@ class SpreadCounter:
         lines: list[LineLength] = []
         cards: list[float] = []
         for spread in spreads:
-            card = _card_along(spread)
-            quads = [quad for spot in spread for quad in spot.quads]
-            line = self.line_reader(quads, card) if len(spread) >= 2 else LineLength(card, ())
-            if line is None:
+            card, line = self._read_line(spread) if len(spread) >= 2 else (_card_along(spread), None)
+            if len(spread) >= 2 and line is None:
                 return None
-            lines.append(line)
+            lines.append(line or LineLength(card, ()))
             cards.append(card)
         return measured_fan_counts(lines, cards, total)
 
@@ -406,13 +405,17 @@ class SpreadCounter:
         points = [(spot.x, spot.y) for spot in spread]
         if self.line_reader is None or len(spread) < 2:
             return line_count(points)
-        quads = [quad for spot in spread for quad in spot.quads]
-        card = _card_along(spread)
-        measured = self.line_reader(quads, card) if len(quads) >= 2 else None
+        card, measured = self._read_line(spread)
         counted = shingled_count(measured, card) if measured is not None else None
         if counted is None or not len(spread) / 2 <= counted <= 2 * len(spread) + 1:
             return line_count(points)
         return counted
+
+    def _read_line(self, spread: Sequence[_Spot]) -> tuple[float, LineLength | None]:
+        """A card's extent along the spread, and the spread measured in the picture (None: it cannot be)."""
+        card = _card_along(spread)
+        quads = [quad for spot in spread for quad in spot.quads]
+        return card, self.line_reader(quads, card) if self.line_reader is not None and len(quads) >= 2 else None
 
     @staticmethod
     def _fitted(spreads: Sequence[Sequence[_Spot]], total: int | None, seen: int) -> list[int] | None:
