@@ -93,12 +93,22 @@ class Landed:
     @property
     def down(self) -> tuple[float, int]:
         """When the card most likely came down (time, frame): while the pile's top was hidden or unreadable
-        before the card was first read, halfway on average (see :data:`DOWN_SHARE`); a copy, at once.
+        before the card was first read, halfway on average (see :data:`DOWN_SHARE`); hidden long, as it was hidden
+        or as the hand came (see :data:`LONG_HIDDEN_S`); a copy, at once.
 
         >>> Landed(1, Card.parse("r2"), 3.0, 90, hidden_s=0.4).down
         (2.8, 84)
+        >>> Landed(1, Card.parse("r2"), 3.0, 90, hidden_s=1.5).down  # the hand lingered over it
+        (1.5, 45)
+        >>> Landed(1, Card.parse("r2"), 3.0, 90, hidden_s=1.5, hidden_from=(2.8, 84)).down  # brought at the end
+        (2.8, 84)
         """
-        early = 0.0 if self.copy else min(DOWN_SHARE * self.hidden_s, DOWN_MAX_S, self.t)
+        if not self.copy and self.hidden_s > LONG_HIDDEN_S:
+            if self.hidden_from is not None and self.t - self.hidden_from[0] <= BRIEF_HAND_S:
+                return self.hidden_from  # brought by the hand that hid the pile a moment
+            early = min(self.hidden_s, self.t)  # slapped as the top stopped being read, the hand lingering
+        else:
+            early = 0.0 if self.copy else min(DOWN_SHARE * self.hidden_s, DOWN_MAX_S, self.t)
         frame = self.frame - (round(early * self.frame / self.t) if self.t > 0 else 0)  # frames count from t = 0
         return self.t - early, frame
 
@@ -175,6 +185,13 @@ class TrackerSettings:
     twice: a detector boxes a card on a messy pile once alone and once with the strip of the card below (the
     sample round's y4, 12 mm apart, the same angle within a degree in every frame). A second copy slapped on
     it lies turned by a few degrees and hides most of the first: it is read alone."""
+    twin_face_mm: float = 25.0
+    twin_face_deg: float = 8.0
+    """Two boxes of one *face* this close, turned alike within this, are one card boxed twice as well: a card
+    near 45 degrees is boxed once alone and once with the strip below it read a quarter turn the other way, the
+    two outlines 10-22 mm and 2-8 degrees apart (rendered rounds at seeds 100400-100406: seven "conflicts" of a
+    face with itself, none a true one; the 14 conflicts found there were found by the loser's lift, see
+    :class:`Lifted`). A second copy slapped on the first hides most of it, so the two are seldom read at once."""
     misread_box_mm: float = 3.0
     misread_box_deg: float = 3.0
     """A face that would be illegal read this close to the top's own box is more likely the top misread (the
@@ -206,6 +223,12 @@ class TrackerSettings:
     lifted_still_s: float = 0.4
     """Only a top whose picture has lain still this long tells how the pile came to rest (the vision side
     compares a picture once it has been still for 0.3 s, see :class:`vision.change.ChangeClock`)."""
+    rest_as_before: bool = True
+    """A card that would be illegal is no landing when the picture where it is read came to rest as it lay
+    under the top (see ``Sighting.rearranged_at``): a hand passed over the pile, nothing came down, and the face
+    read anew once it left is the still top misread (seed 100403, two players: an r5 read "r3" for a second
+    after a hand passed, and, the picture still, the misread repeated). A slapped card rearranges the picture
+    (:data:`vision.change.REARRANGED_SHARE`); sightings that do not tell leave every landing free."""
     min_confidence: float = 0.25
     sure_reading: float = 0.3
     """A reading of a pile's top this sure (detector x recogniser confidence) shows the top is still there. Time
@@ -290,6 +313,9 @@ class Pile:
     there again, it is the top, until the next card lands."""
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
     """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
+    rest: tuple[Card, float | None, float | None] | None = None
+    """The pile's latest reading: its face, since when the picture there lay still, when it last came to rest
+    rearranged (see :class:`Sighting`)."""
     gone: bool = False
 
     @property
@@ -329,6 +355,14 @@ DOWN_MAX_S = 0.5
 """A card first read after its pile was hidden (or its top unreadable) for ``h`` seconds came down about
 ``DOWN_SHARE * h`` before, at most ``DOWN_MAX_S``: under the hand that slapped it (rendered rounds at seeds
 99000-99002, 478 plays: the median card came down at half that time; plays within 0.5 s 461 -> 470)."""
+LONG_HIDDEN_S = 1.0
+BRIEF_HAND_S = 0.4
+"""Hidden longer than ``LONG_HIDDEN_S``, no one time within a play's 0.5 s fits both ways a card comes down
+unseen: a hand slaps it and lingers over it (it came down as the top stopped being read), or the top lay
+unreadable a while and a hand brought the card at the end, the pile out of view only a moment (at most
+``BRIEF_HAND_S``) before the card was read (then it came down as the pile went out of view). Rendered rounds at
+seeds 100300-100306: of 7 cards hidden 1.3-3.6 s, 5 came down within 0.13 s of the first way, 2 within 0.07 s of
+the second; halfway, at most 0.5 s before the reading, missed 5."""
 CHANGES_KEPT_S = 5.0
 """How long a pile's record of when its picture changed is kept: longer than any vote lasts."""
 TOP_READS_S = 1.0
@@ -688,6 +722,7 @@ class StackTracker:
         if pair is not None and pair.frames >= 2 and not v.exceeds(frame.t - pair.last_t, v.glimpse_gap_s, self._dt):
             return []  # two new cards are in view together: wait for that vote, not a single card's
         beside = top.copy and any(r.element == len(pile.cards) - 1 for r in readings)
+        pile.rest = (top.card, top.sighting.still_since, top.sighting.rearranged_at)
         changes = self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile)
         if changes or news:
             pile.lift_run = None
@@ -768,6 +803,8 @@ class StackTracker:
         """Whether ``b`` is a second box of the card ``a`` shows (``a`` ranks first, see above): the same face,
         two new faces, or a new face boxed as the top is in the same frame (the top with the strip of the card
         below it, read "y10" beside the y2 it is: a card slapped on the top hides it)."""
+        if a.card == b.card and a.element < 0 and b.element < 0:
+            return _twins(a.sighting, b.sighting, self.settings, same_face=True)
         if not _twins(a.sighting, b.sighting, self.settings):
             return False
         new = b.element < 0 and not b.copy
@@ -925,6 +962,8 @@ class StackTracker:
             return []  # a face read anew where nothing moved since the top showed: the still top misread
         if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
+        if not self._expected(pile, winner.card) and self._rests_as_before(pile, winner.card, winner.first_t):
+            return []  # the picture came to rest as it lay under the top: a hand passed, the top misread
         if not pile.tentative and winner.placement is not None and not self._expected(pile, winner.card):
             alt = self._read_as_expected(pile, winner.card, winner.placement, winner.first_t)
             if alt is not None:
@@ -1059,6 +1098,19 @@ class StackTracker:
             return True
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
         return changed >= first_t - lead and (not top_before or changed >= top_before[-1])
+
+    def _rests_as_before(self, pile: Pile, card: Card, first_t: float) -> bool:
+        """Whether the picture where ``card`` is read now has lain still long enough to be compared (see
+        ``lifted_still_s``) and was last rearranged before the top was last read where it lies, before ``card``
+        first showed: nothing came down since (see ``TrackerSettings.rest_as_before``). False when the sightings
+        do not tell."""
+        if not self.settings.rest_as_before or pile.rest is None or pile.rest[0] != card:
+            return False
+        _, still, moved = pile.rest
+        if still is None or moved is None or self._t - still < self.settings.lifted_still_s:
+            return False
+        top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
+        return bool(top_before) and moved < top_before[-1]
 
     def _note_settled(self, pile: Pile, t: float) -> None:
         settle = self.settings.settle_s
@@ -1282,8 +1334,9 @@ def _without_duplicates(sightings: list[Sighting], within_mm: float) -> list[Sig
     return kept
 
 
-def _twins(a: Sighting, b: Sighting, settings: TrackerSettings) -> bool:
-    """Whether two boxes of one face show one card (see ``TrackerSettings.twin_box_mm``).
+def _twins(a: Sighting, b: Sighting, settings: TrackerSettings, same_face: bool = False) -> bool:
+    """Whether two boxes show one card (see ``TrackerSettings.twin_box_mm``; ``same_face``: two new readings
+    of one face, ``twin_face_mm``).
 
     >>> s, y4 = TrackerSettings(), Card.parse("y4")
     >>> box = Sighting.face_at(y4, (0, 0), angle=-24)
@@ -1294,6 +1347,8 @@ def _twins(a: Sighting, b: Sighting, settings: TrackerSettings) -> bool:
     if apart < settings.duplicate_mm:
         return True
     turn = abs((a.angle - b.angle + 45.0) % 90.0 - 45.0)
+    if same_face:
+        return apart <= settings.twin_face_mm and turn <= settings.twin_face_deg
     return apart <= settings.twin_box_mm and turn <= settings.twin_box_deg
 
 

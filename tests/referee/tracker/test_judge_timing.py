@@ -71,3 +71,22 @@ def test_a_glimpse_on_another_pile_is_no_evidence():
     judge.rule(Landed(1, Y[2], 1.0, 30))
     judge.rule(Landed(2, Card.parse("r1"), 1.1, 33, glimpsed=(Y[3],), glimpsed_at=((Y[3], 1.3, 39),)))
     assert [e.type for e in judge.rule(Landed(1, Y[4], 2.0, 60))] == ["illegal_play"]
+
+
+def test_a_card_read_after_a_long_unseen_stretch_came_down_as_it_began():
+    # seed 100302, eight players: a g2 first read 1.33 s after its stack's top was last read (truth: 0.03 s
+    # after): the hand slapped it and lingered over it
+    events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 10.0, 300, hidden_s=1.33))
+    assert events[-1][:2] == ("card_played", "y2") and abs(events[-1][2] - 8.67) < 0.05
+
+
+def test_a_card_read_just_after_a_hand_hid_its_stack_came_with_that_hand():
+    # seed 100306, two players: an r6 read 3.6 s after the top was last read surely, the stack out of view only
+    # the 0.13 s before (truth: 0.07 s after it went from view)
+    events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 10.0, 300, hidden_s=3.6, hidden_from=(9.87, 296)))
+    assert events[-1] == ("card_played", "y2", 9.87)
+
+
+def test_a_card_hidden_under_a_second_is_dated_halfway():
+    events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 10.0, 300, hidden_s=0.8, hidden_from=(9.9, 297)))
+    assert events[-1] == ("card_played", "y2", 9.6)

@@ -104,6 +104,22 @@ def test_a_card_boxed_twice_turned_alike_is_one_card_not_a_conflict_or_a_repeat(
     assert said == ["stack_started b1", "card_played b2"]
 
 
+def test_a_card_near_45_degrees_boxed_again_with_a_strip_a_quarter_turn_off_is_no_pair_of_copies():
+    # seed 100405, four players: a b6 boxed at 53 degrees alone and at -41 with the b5's strip, 13 mm apart
+    frames = stack("b1", "b2", "b3", "b4", "b5")
+    frames += [[("b6", (214.0 - 200, 1.0), 52.9), ("b6", (201.4 - 200, -4.0), -40.7)]] * 40
+    said = kinds(run(frames))
+    assert not [text for text in said if text.startswith("conflict")]
+    assert said[-1] == "card_played b6"
+
+
+def test_two_copies_of_the_next_card_read_apart_at_once_are_a_conflict():
+    frames = stack("b1", "b2", "b3", "b4", "b5")
+    frames += [[("b6", (14.0, 1.0), 10.0), ("b6", (14.0, 34.0), 25.0)]] * 40
+    said = kinds(run(frames))
+    assert [text for text in said if text.startswith("conflict")] == ["conflict b6"]
+
+
 def test_an_illegal_card_read_again_where_it_was_taken_back_from_is_not_announced_twice():
     frames = stack("g1", "g2")
     ghost = [("r9", (7.0, 5.0), 12.0)]

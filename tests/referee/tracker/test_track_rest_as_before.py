@@ -1,0 +1,78 @@
+"""A face read anew after a hand passed: a card came down only if the picture came to rest rearranged.
+
+A hand passes over a stack and leaves; the recogniser, reading the still top afresh, misreads it (an r5 turned a
+quarter read "r3"), and since the picture then lies still, the misread repeats for as long as it does. The vision
+side says when the picture inside a card's outline last came to rest other than it lay before
+(``Sighting.rearranged_at``): a card slapped on the stack rearranges it, a hand that only passed does not.
+
+Each scenario films one stack at 30 fps: r1..r5 land and are read, a hand hides the stack for a third of a
+second, then the stack is read as ``after`` for 1.5 s; the picture settles 0.3 s after it last changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from referee.cards import Card
+from referee.events import Event, IllegalPlay
+from referee.sightings import FrameSightings, Sighting
+from referee.tracker import Referee
+
+FPS = 30
+SETTLE_S = 0.3
+HAND_AT, HAND_S = 6.0, 0.33
+LANDS = [(1.0, "r1"), (2.0, "r2"), (3.0, "r3"), (4.0, "r4"), (5.0, "r5")]
+
+
+def filmed(after: str, *, rearranged: bool | None) -> list[Event]:
+    """``rearranged``: whether the picture came to rest rearranged after the hand (a card came down under it);
+    None: the sightings do not tell (no change clock)."""
+    referee = Referee()
+    events: list[Event] = []
+    hand_off = HAND_AT + HAND_S
+    landings = [t for t, _ in LANDS] + ([hand_off] if rearranged else [])
+    for i in range(int((hand_off + 1.5) * FPS)):
+        t = i / FPS
+        if HAND_AT <= t < hand_off:
+            events += referee.update(FrameSightings(t, i, ()))
+            continue
+        on_top = [card for at, card in LANDS if at <= t]
+        if not on_top:
+            events += referee.update(FrameSightings(t, i, ()))
+            continue
+        card = after if t >= hand_off else on_top[-1]
+        seen = Sighting.face_at(Card.parse(card), (0.0, 0.0), confidence=0.6, identity_confidence=0.9)
+        if rearranged is not None:
+            still = max([at for at in landings if at <= t] + ([hand_off] if t >= hand_off else []))
+            settled = [at + SETTLE_S for at in landings if at + SETTLE_S <= t]
+            seen = dataclasses.replace(
+                seen, still_since=still, rearranged_at=max(settled) if settled else None, rearranged_from=None
+            )
+        events += referee.update(FrameSightings(t, i, (seen,)))
+    return events
+
+
+def illegal(events: list[Event]) -> list[str]:
+    return [str(e.card) for e in events if isinstance(e, IllegalPlay)]
+
+
+def test_a_lower_face_read_where_the_picture_came_to_rest_as_it_lay_is_the_top_misread():
+    assert illegal(filmed("r3", rearranged=False)) == []
+
+
+def test_a_lower_face_slapped_on_the_stack_under_the_hand_is_ruled():
+    assert illegal(filmed("r3", rearranged=True)) == ["r3"]
+
+
+def test_a_wrong_colour_read_over_a_still_picture_is_no_card_either():
+    assert illegal(filmed("y6", rearranged=False)) == []
+
+
+def test_without_a_change_clock_the_reading_alone_decides():
+    assert illegal(filmed("r3", rearranged=None)) == ["r3"]
+
+
+def test_a_legal_card_is_never_held_back_by_the_picture():
+    # a rearrangement too small to mark (a card landing square on its twin's outline) must not lose a play
+    events = filmed("r6", rearranged=False)
+    assert "r6" in [str(e.card) for e in events if e.type == "card_played"]
