@@ -148,11 +148,11 @@ LYING_ON_MM = 10.0
 more apart."""
 STRIP_SHOWN = 0.5
 """A centre card showing less than this share of itself (a strip under the next cards of a stack fanned where it
-lay) is named by its strip's colour (:data:`StripReader`) rather than by its readings: the backs network sees a
-crop of the whole outline, most of it the cards above. On the final counts of 23 rendered rounds (seeds
-100300-100306, the cards matched to the truth's by their outlines; a development script), strips under 30 %
-read right 130 -> 137 of 163 by colour with the players' backs as references, whole cards 70 of 76 by their
-readings against 63 by colour."""
+lay) is named by its strip's colour (:data:`StripReader`) where the colour names one of the players' backs, else
+by its readings: the backs network sees a crop of the whole outline, most of it the cards above. On the final
+counts of 21 rendered rounds (seeds 100300-100306, the cards matched to the truth's by their outlines; a
+development script), strips under 30 % showing read right 118 -> 143 of 163; whole cards 70 of 76 by their
+readings, 62 by colour."""
 REFERENCES_PER_BACK = 12
 """The colour of a back is the median of at most this many of its cards read plainly."""
 SPREAD_LINK_MM = 40.0
