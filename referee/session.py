@@ -283,8 +283,6 @@ class _Loop:
         referee_settings = _with_seats(session.settings.referee, session.opening, geometry, result.info.size)
         if referee_settings.line_reader is None:
             referee_settings = replace(referee_settings, line_reader=self.lines)
-        if referee_settings.strip_reader is None:
-            referee_settings = replace(referee_settings, strip_reader=self.lines.read_strips)
         self.referee = Referee(referee_settings)
         self.stopped = False
         self._heights: dict[int, int] = {}

@@ -3,9 +3,7 @@
 The count (:class:`referee.tracker.counting.SpreadCounter`) knows a leftover line as spots on the table plane;
 the picture knows how long the line is and the step its cards are laid at (:mod:`vision.shingles`). An
 :class:`ImageLineReader` holds the session's latest picture and the table geometry, and answers the counter's
-question (:data:`referee.tracker.counting.LineReader`) in table millimetres; it also names the cards of a fan
-laid where a stack lay by the colour of their strips (:data:`referee.tracker.counting.StripReader`,
-:mod:`vision.strip_colours`).
+question (:data:`referee.tracker.counting.LineReader`) in table millimetres.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from referee.sightings import Quad
 from referee.tracker.fan_length import LineLength
 from vision.geometry import TableGeometry
 from vision.shingles import measure_shingles
-from vision.strip_colours import card_colour, read_fan
 
 EDGE_PX = 12.0
 """A line whose boxes reach further out of the picture than this is cut by its edge: its extent is unknown (a
@@ -55,26 +52,3 @@ class ImageLineReader:
             measured.extent_px * mm_per_px,
             tuple((step * mm_per_px, strength) for step, strength in measured.steps),
         )
-
-    def read_strips(
-        self, quads: Sequence[Quad], references: Sequence[tuple[Quad, str]]
-    ) -> list[tuple[str | None, float]] | None:
-        """Each card of a fan (``quads`` in order along it, table mm) named by the colour of what shows of it,
-        against the backs read whole (``references``: each card's quad and back), with the share of it that shows
-        (see :func:`vision.strip_colours.read_fan`); None when the picture cannot tell."""
-        if self.image is None or self.geometry is None or not quads or not references:
-            return None
-        colours: dict[str, list[np.ndarray]] = {}
-        for quad, back in references:
-            colour = card_colour(self.image, self._to_image(quad))
-            if colour is not None:
-                colours.setdefault(back, []).append(colour)
-        if not colours:
-            return None
-        medians = {back: np.median(np.array(found), axis=0) for back, found in colours.items()}
-        readings = read_fan(self.image, [self._to_image(quad) for quad in quads], medians)
-        return [(reading.back, reading.shown) for reading in readings] or None
-
-    def _to_image(self, quad: Quad) -> np.ndarray:
-        assert self.geometry is not None
-        return self.geometry.to_image(np.asarray(quad, np.float64).reshape(-1, 2))

@@ -291,8 +291,6 @@ class LiveTable:
             settings = self.runner.settings.referee
             if settings.line_reader is None:
                 settings = replace(settings, line_reader=self.lines)
-            if settings.strip_reader is None:
-                settings = replace(settings, strip_reader=self.lines.read_strips)
             self.round = LiveRound(row, Referee(settings, backs=backs, round=row.number))
             t, frame = (0.0, 0) if self.spec.is_file else (self.t, self.frame_index)
             if self.spec.is_file:

@@ -41,7 +41,6 @@ from referee.tracker.fan_length import (
     largest_remainders,
     line_count,
     measured_fan_counts,
-    order_along,
     shingled_count,
 )
 
@@ -56,11 +55,6 @@ LineReader = Callable[[Sequence[Quad], float], "LineLength | None"]
 """Measures a line of cards in the latest picture: given its cards' quads on the table plane and a card's extent
 along the line (mm), the line's extent and candidate steps (:class:`referee.tracker.fan_length.LineLength`), or
 None when the picture cannot tell (the line runs out of it). Injected, since only the session has pictures."""
-
-StripReader = Callable[[Sequence[Quad], Sequence[tuple[Quad, str]]], "Sequence[tuple[str | None, float]] | None"]
-"""Names the cards of a fan laid where a stack lay by the colour of what shows of each: given its cards' quads in
-order along it and the backs read whole elsewhere (quad, back), each card's back (None: unseen) and the share of
-it no card above covers; None when the picture cannot tell. Injected, like :data:`LineReader`."""
 
 
 def sort_by_zone(sighting: Sighting, frame: FrameSightings) -> tuple[str, str | None] | None:
@@ -146,15 +140,6 @@ LYING_ON_MM = 10.0
 """A card left alone whose centre lies this close to another's outline lies on it (or under it): one spread (see
 :func:`_spreads`). Spreads apart (a leftover line and the centre fan before the same seat) lie a card's height or
 more apart."""
-STRIP_SHOWN = 0.5
-"""A centre card showing less than this share of itself (a strip under the next cards of a stack fanned where it
-lay) is named by its strip's colour (:data:`StripReader`) where the colour names one of the players' backs, else
-by its readings: the backs network sees a crop of the whole outline, most of it the cards above. On the final
-counts of 21 rendered rounds (seeds 100300-100306, the cards matched to the truth's by their outlines; a
-development script), strips under 30 % showing read right 118 -> 143 of 163; whole cards 70 of 76 by their
-readings, 62 by colour."""
-REFERENCES_PER_BACK = 12
-"""The colour of a back is the median of at most this many of its cards read plainly."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -172,12 +157,9 @@ class SpreadCounter:
         min_ratio: float = 0.4,
         same_card_mm: float = 7.0,
         line_reader: LineReader | None = None,
-        strip_reader: StripReader | None = None,
     ) -> None:
         self.sorter = sorter or sort_by_zone
         self.line_reader = line_reader
-        self.strip_reader = strip_reader
-        """Names a fanned stack's strips by their colour (see :data:`STRIP_SHOWN`); None: by their readings."""
         """Counts a leftover line by its length and step in the picture (see :meth:`_line_cards`); None: by its
         spots alone (:func:`referee.tracker.fan_length.line_count`)."""
         self.match_mm = match_mm
@@ -335,7 +317,6 @@ class SpreadCounter:
             )
         fans: list[tuple[list[_Spot], Counter[str]]] = []
         whose: list[str | None] = []  # each centre fan's one owner, when it is one player's
-        references = self._references(spreads, owners)
         for spread in spreads:
             votes: Counter[str] = Counter()
             for spot in spread:
@@ -345,15 +326,8 @@ class SpreadCounter:
                 owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()), owners) or self._handed_back(
                     spread
                 )
-                strips = self._strips(spread, references, owners) if owner is None else {}
                 fans.append(
-                    (
-                        spread,
-                        Counter(
-                            owner or strips.get(id(spot)) or self._card_back(spot, spread, back, owners, closed)
-                            for spot in spread
-                        ),
-                    )
+                    (spread, Counter(owner or self._card_back(spot, spread, back, owners, closed) for spot in spread))
                 )
                 whose.append(owner)
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
@@ -394,45 +368,6 @@ class SpreadCounter:
             centre_shared=shared,
             centre_measured=measured is not None,
         )
-
-    def _references(self, spreads: Sequence[Sequence[_Spot]], owners: frozenset[str]) -> list[tuple[Quad, str]]:
-        """Cards read plainly (see :data:`STRANGER_PLAIN`) as one of the players' backs, whole most likely (the
-        top of a fan, a card apart): each back's colour in this picture, for :data:`StripReader`. Empty without a
-        strip reader."""
-        if self.strip_reader is None:
-            return []
-        spots = [spot for spread in spreads for spot in spread if spot.quads]  # the latest box: the latest picture
-        best_read = max((max(spot.votes.values(), default=0.0) for spot in spots), default=0.0)
-        found: dict[str, list[tuple[float, Quad]]] = {}
-        for spot in spots:
-            named = {b: v for b, v in spot.votes.items() if b != UNKNOWN_BACK and (not owners or b in owners)}
-            if not named:
-                continue
-            back = max(named, key=lambda b: named[b])
-            if named[back] >= STRANGER_PLAIN * best_read and named[back] >= ALIKE_SHARE * sum(spot.votes.values()):
-                found.setdefault(back, []).append((named[back], spot.quads[-1]))
-        return [
-            (quad, back)
-            for back, cards in found.items()
-            for _, quad in sorted(cards, key=lambda c: -c[0])[:REFERENCES_PER_BACK]
-        ]
-
-    def _strips(
-        self, spread: Sequence[_Spot], references: Sequence[tuple[Quad, str]], owners: frozenset[str]
-    ) -> dict[int, str]:
-        """The backs of a centre fan's strips named by their colour (see :data:`STRIP_SHOWN`), by ``id`` of spot:
-        only cards showing less than that share, named as one of the players' backs."""
-        if self.strip_reader is None or not references or len(spread) < 2 or not all(s.quads for s in spread):
-            return {}
-        order = order_along([(spot.x, spot.y) for spot in spread])
-        readings = self.strip_reader([spread[i].quads[-1] for i in order], references)
-        if not readings or len(readings) != len(order):
-            return {}
-        return {
-            id(spread[i]): back
-            for i, (back, shown) in zip(order, readings, strict=True)
-            if back is not None and shown < STRIP_SHOWN and (not owners or back in owners)
-        }
 
     def _measured_fans(
         self, spreads: Sequence[Sequence[_Spot]], whose: Sequence[str | None], total: int | None

@@ -77,18 +77,6 @@ class Fan:
         return cls(max(0.0, extent - card), card, line)
 
 
-def order_along(points: Sequence[Point]) -> list[int]:
-    """The indices of ``points`` in order along the line they run in (its first principal axis).
-
-    >>> order_along([(30.0, 1.0), (0.0, 0.0), (15.0, 0.5)])
-    [1, 2, 0]
-    """
-    centres = np.array(points, np.float64).reshape(-1, 2)
-    axis = _axis(centres)
-    axis = axis if axis[int(np.argmax(np.abs(axis)))] > 0 else -axis  # which way is the caller's to decide
-    return [int(i) for i in np.argsort((centres - centres.mean(axis=0)) @ axis, kind="stable")]
-
-
 def _axis(centres: np.ndarray) -> np.ndarray:
     """The direction the cards' centres run in (their first principal axis); x for a single card."""
     if len(centres) < 2:

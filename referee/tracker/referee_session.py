@@ -32,15 +32,7 @@ from referee.centre import Centre
 from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, StackStarted
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
-from referee.tracker.counting import (
-    CountWarning,
-    LineReader,
-    Sorter,
-    SpreadCount,
-    SpreadCounter,
-    StripReader,
-    score_count,
-)
+from referee.tracker.counting import CountWarning, LineReader, Sorter, SpreadCount, SpreadCounter, score_count
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
@@ -105,9 +97,6 @@ class RefereeSettings:
     line_reader: LineReader | None = None
     """Measures leftover lines in the picture (see :data:`referee.tracker.counting.LineReader`); None: they are
     counted by their spots alone."""
-    strip_reader: StripReader | None = None
-    """Names the strips of a stack fanned where it lay by their colour in the picture (see
-    :data:`referee.tracker.counting.StripReader`); None: by their readings alone."""
 
 
 class Referee:
@@ -127,9 +116,7 @@ class Referee:
         self.judge = Judge(
             Centre(self.settings.rules), players=len(self.backs) or None, inference=self.settings.inference
         )
-        self.counter = SpreadCounter(
-            self.settings.sorter, line_reader=self.settings.line_reader, strip_reader=self.settings.strip_reader
-        )
+        self.counter = SpreadCounter(self.settings.sorter, line_reader=self.settings.line_reader)
         sorter = self.settings.sorter
         self.seat_watch = SeatWatch(sorter) if isinstance(sorter, SeatSorter) and sorter.owners else None
         self.phase = Phase.PLAY

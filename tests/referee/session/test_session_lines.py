@@ -51,21 +51,3 @@ def test_a_line_running_out_of_the_picture_is_not_measured() -> None:
 def test_before_any_picture_nothing_is_measured() -> None:
     _, quads = _picture_of_a_line(3, 29.0)
     assert ImageLineReader(GEOMETRY)([tuple(map(tuple, q)) for q in quads], CARD_WIDTH_MM) is None  # type: ignore[misc]
-
-
-def test_a_stacks_fan_is_named_strip_by_strip_by_colour_against_the_backs_read_whole() -> None:
-    # five red backs (bordered in white) at a 29 mm step; the fourth card's border and ink blue instead
-    picture, quads = _picture_of_a_line(5, 29.0)
-    x = round((300.0 + 3 * 29.0) / MM_PER_PX)
-    cv2.rectangle(picture, (x + 2, round(500 / MM_PER_PX) + 2), (x + 18, round(590 / MM_PER_PX)), (200, 60, 40), -1)
-    whole_blue = np.array([[800.0, 200.0], [859.0, 200.0], [859.0, 292.0], [800.0, 292.0]])
-    cv2.fillConvexPoly(picture, np.round(whole_blue / MM_PER_PX).astype(np.int32), (200, 60, 40))
-    reader = ImageLineReader(GEOMETRY)
-    reader.image = picture
-    as_quads = [tuple(map(tuple, q)) for q in quads]
-    references = [(as_quads[-1], "red-red"), (tuple(map(tuple, whole_blue)), "blue-blue")]
-    read = reader.read_strips(as_quads, references)  # type: ignore[arg-type]
-    assert read is not None
-    assert [back for back, _ in read] == ["red-red", "red-red", "red-red", "blue-blue", "red-red"]
-    assert read[-1][1] == 1.0 and all(shown < 0.6 for _, shown in read[:-1])
-    assert ImageLineReader(GEOMETRY).read_strips(as_quads, references) is None  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.sightings import FrameSightings, Quad, Sighting
-from referee.tracker.counting import LineReader, SpreadCounter, StripReader, cross_check
+from referee.tracker.counting import LineReader, SpreadCounter, cross_check
 from referee.tracker.fan_length import LineLength, shingled_count
 from referee.tracker.seats import SeatSorter
 
@@ -404,36 +404,3 @@ def test_a_fan_read_alike_before_a_seat_whose_hand_was_never_read_is_that_seats_
     frames = [_frame(*fan, well_read, t=60.0 + k / 30) for k in range(10)]
     centre, _ = _count(frames, sorter)
     assert centre == {"red-pink": 4, "red-red": 2}  # the stray reading in the fan counts by its own back
-
-
-def _fan_read_by(strip_reader: StripReader | None, reads: list[str]) -> dict[str, int]:
-    """A stack fanned where it lay in the centre (5 cards, 14 mm apart, read as ``reads``) beside a fan handed to
-    no one, counted with ``strip_reader``."""
-    fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0)) for i, b in enumerate(reads)]
-    counter = SpreadCounter(_sorter(), strip_reader=strip_reader)
-    for k in range(10):
-        counter.add(_frame(*fan, t=60.0 + k / 30))
-    return counter.count().centre
-
-
-def test_the_strips_of_a_stack_fanned_where_it_lay_are_named_by_their_colour_in_the_picture() -> None:
-    seen: list[tuple[int, list[str]]] = []
-
-    def by_colour(quads: Sequence[Quad], references: Sequence[tuple[Quad, str]]) -> list[tuple[str | None, float]]:
-        seen.append((len(quads), sorted({back for _, back in references})))
-        # the strips show blue-blue, blue-blue, red-red, red-red under a whole red-red card
-        return [("blue-blue", 0.2), ("blue-blue", 0.2), ("red-red", 0.2), ("red-red", 0.2), ("blue-blue", 1.0)]
-
-    reads = ["red-red", "red-red", "red-red", "red-red", "red-red"]
-    assert _fan_read_by(None, reads) == {"red-red": 5}
-    # the whole top card keeps its reading; only the strips take their colour
-    assert _fan_read_by(by_colour, reads) == {"blue-blue": 2, "red-red": 3}
-    assert seen == [(5, ["red-red"])]  # the cards read plainly are the colours' references
-
-
-def test_a_strip_coloured_like_no_players_back_keeps_its_reading() -> None:
-    def stranger(quads: Sequence[Quad], references: Sequence[tuple[Quad, str]]) -> list[tuple[str | None, float]]:
-        return [("green-green", 0.2), (None, 0.2), ("blue-blue", 0.2), ("red-red", 0.2), ("red-red", 1.0)]
-
-    reads = ["red-red", "blue-blue", "red-red", "red-red", "red-red"]
-    assert _fan_read_by(stranger, reads) == {"blue-blue": 2, "red-red": 3}
