@@ -190,8 +190,10 @@ class TrackerSettings:
     """Two boxes of one *face* this close, turned alike within this, are one card boxed twice as well: a card
     near 45 degrees is boxed once alone and once with the strip below it read a quarter turn the other way, the
     two outlines 10-22 mm and 2-8 degrees apart (rendered rounds at seeds 100400-100406: seven "conflicts" of a
-    face with itself, none a true one; the 14 conflicts found there were found by the loser's lift, see
-    :class:`Lifted`). A second copy slapped on the first hides most of it, so the two are seldom read at once."""
+    face with itself, none a true one; the 14 true conflicts found there and at seeds 100300-100306 were all found
+    by the loser's lift, see :class:`Lifted`). A second copy slapped on the first hides most of it, so the two are
+    seldom read at once. Conflicts said on three sets of 21 rounds 23 -> 17, 14 -> 12 and 21 -> 15 (new seeds
+    100500-100506), every true one still found."""
     misread_box_mm: float = 3.0
     misread_box_deg: float = 3.0
     """A face that would be illegal read this close to the top's own box is more likely the top misread (the
