@@ -315,9 +315,6 @@ class Pile:
     there again, it is the top, until the next card lands."""
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
     """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
-    rest: tuple[Card, float | None, float | None] | None = None
-    """The pile's latest reading: its face, since when the picture there lay still, when it last came to rest
-    rearranged (see :class:`Sighting`)."""
     gone: bool = False
 
     @property
@@ -726,8 +723,7 @@ class StackTracker:
         if pair is not None and pair.frames >= 2 and not v.exceeds(frame.t - pair.last_t, v.glimpse_gap_s, self._dt):
             return []  # two new cards are in view together: wait for that vote, not a single card's
         beside = top.copy and any(r.element == len(pile.cards) - 1 for r in readings)
-        pile.rest = (top.card, top.sighting.still_since, top.sighting.rearranged_at)
-        changes = self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile)
+        changes = self._ruling_on_pose(pile, top, frame, beside) or self._ruling_on_top(pile, top)
         if changes or news:
             pile.lift_run = None
             # the top read at a new place (a copy lifted off it, or boxed anew) is no new card: a rearrangement
@@ -954,7 +950,9 @@ class StackTracker:
         twice, once with the b1's strip, read "b5", ruled illegal as a pair)."""
         return cards.count(card) > 1 or self._expected(pile, card) or any(card.follows(c) for c in cards)
 
-    def _ruling_on_top(self, pile: Pile) -> list[Change]:
+    def _ruling_on_top(self, pile: Pile, latest: _Reading) -> list[Change]:
+        """The ballot's winner ruled on (``latest``: this frame's reading of the pile, whose picture tells how it
+        came to rest)."""
         winner = pile.ballot.winner(
             expected=lambda card: self._expected(pile, card),
             doubtful=lambda run: self._in_top_box(pile, run),
@@ -966,7 +964,7 @@ class StackTracker:
             return []  # a face read anew where nothing moved since the top showed: the still top misread
         if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
-        if not self._expected(pile, winner.card) and self._rests_as_before(pile, winner.card, winner.first_t):
+        if not self._expected(pile, winner.card) and self._rests_as_before(latest, winner.card, winner.first_t, pile):
             return []  # the picture came to rest as it lay under the top: a hand passed, the top misread
         if not pile.tentative and winner.placement is not None and not self._expected(pile, winner.card):
             alt = self._read_as_expected(pile, winner.card, winner.placement, winner.first_t)
@@ -1103,14 +1101,14 @@ class StackTracker:
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
         return changed >= first_t - lead and (not top_before or changed >= top_before[-1])
 
-    def _rests_as_before(self, pile: Pile, card: Card, first_t: float) -> bool:
-        """Whether the picture where ``card`` is read now has lain still long enough to be compared (see
-        ``lifted_still_s``) and was last rearranged before the top was last read where it lies, before ``card``
-        first showed: nothing came down since (see ``TrackerSettings.rest_as_before``). False when the sightings
-        do not tell."""
-        if not self.settings.rest_as_before or pile.rest is None or pile.rest[0] != card:
+    def _rests_as_before(self, latest: _Reading, card: Card, first_t: float, pile: Pile) -> bool:
+        """Whether ``card``, read in this frame (``latest``), lies where the picture has lain still long enough to
+        be compared (see ``lifted_still_s``) and was last rearranged before the top was last read where it lies,
+        before ``card`` first showed: nothing came down since (see ``TrackerSettings.rest_as_before``). False when
+        the sightings do not tell."""
+        if not self.settings.rest_as_before or latest.card != card:
             return False
-        _, still, moved = pile.rest
+        still, moved = latest.sighting.still_since, latest.sighting.rearranged_at
         if still is None or moved is None or self._t - still < self.settings.lifted_still_s:
             return False
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
