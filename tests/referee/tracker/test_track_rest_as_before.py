@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from referee.cards import Card
 from referee.events import Event, IllegalPlay
 from referee.sightings import FrameSightings, Sighting
@@ -24,9 +26,12 @@ HAND_AT, HAND_S = 6.0, 0.33
 LANDS = [(1.0, "r1"), (2.0, "r2"), (3.0, "r3"), (4.0, "r4"), (5.0, "r5")]
 
 
-def filmed(after: str, *, rearranged: bool | None) -> list[Event]:
+def filmed(
+    after: str, *, rearranged: bool | None, after_s: float = 1.5, at: tuple[float, float] = (0.0, 0.0)
+) -> list[Event]:
     """``rearranged``: whether the picture came to rest rearranged after the hand (a card came down under it);
-    None: the sightings do not tell (no change clock)."""
+    None: the sightings do not tell (no change clock). ``after`` is read for ``after_s`` (``at`` that place), then
+    the top again."""
     referee = Referee()
     events: list[Event] = []
     hand_off = HAND_AT + HAND_S
@@ -40,8 +45,9 @@ def filmed(after: str, *, rearranged: bool | None) -> list[Event]:
         if not on_top:
             events += referee.update(FrameSightings(t, i, ()))
             continue
-        card = after if t >= hand_off else on_top[-1]
-        seen = Sighting.face_at(Card.parse(card), (0.0, 0.0), confidence=0.6, identity_confidence=0.9)
+        card = after if hand_off <= t < hand_off + after_s else on_top[-1]
+        place = at if card == after and t >= hand_off else (0.0, 0.0)
+        seen = Sighting.face_at(Card.parse(card), place, confidence=0.6, identity_confidence=0.9)
         if rearranged is not None:
             still = max([at for at in landings if at <= t] + ([hand_off] if t >= hand_off else []))
             settled = [at + SETTLE_S for at in landings if at + SETTLE_S <= t]
@@ -76,3 +82,26 @@ def test_a_legal_card_is_never_held_back_by_the_picture():
     # a rearrangement too small to mark (a card landing square on its twin's outline) must not lose a play
     events = filmed("r6", rearranged=False)
     assert "r6" in [str(e.card) for e in events if e.type == "card_played"]
+
+
+@pytest.mark.parametrize("at", [(0.0, 0.0), (6.0, 3.0), (25.0, 10.0)], ids=["on-the-top", "a-little-off", "a-box-off"])
+def test_a_lower_card_of_the_run_read_a_second_over_a_still_picture_then_gone_is_no_card(at):
+    # the misread is over before it was ruled on: the top read again settles it as a passing misread, unless the
+    # picture came to rest rearranged (the next test)
+    assert illegal(filmed("r3", rearranged=False, after_s=1.0, at=at)) == []
+
+
+def test_a_lower_card_of_the_run_read_a_box_off_the_top_over_a_still_picture_is_no_card():
+    # read where no card of the stack lay, it would be a new copy of the r3 the stack holds, slapped on top
+    assert illegal(filmed("r3", rearranged=False, at=(25.0, 10.0))) == []
+
+
+@pytest.mark.parametrize("at", [(0.0, 0.0), (25.0, 10.0)], ids=["on-the-top", "a-box-off"])
+def test_the_same_readings_over_a_picture_come_to_rest_rearranged_are_a_card_slapped(at):
+    assert illegal(filmed("r3", rearranged=True, after_s=1.0, at=at)) == ["r3"]
+
+
+def test_a_lower_face_slapped_and_lying_on_is_ruled_once_the_picture_tells() -> None:
+    events = filmed("r3", rearranged=True)
+    ruled = [e for e in events if isinstance(e, IllegalPlay)]
+    assert [str(e.card) for e in ruled] == ["r3"] and abs(ruled[0].t - (HAND_AT + HAND_S)) < 0.2  # dated as it came
