@@ -1138,8 +1138,8 @@ class StackTracker:
         """Whether ``card`` is a lower card of the stack's own run (its colour, below its legal top) without the
         picture proving a card came down: the picture at the pile in this frame's reading (``latest``, which may
         already be the top read again) must have come to rest rearranged since the top was last read where it lies
-        (see ``TrackerSettings.lower_needs_rearranged``); until it has, the ruling waits, however briefly it came to
-        rest (a card taken back at once may never lie still long). False when the sightings do not tell."""
+        (see ``TrackerSettings.lower_needs_rearranged``); until it has, the card is not ruled on, however briefly
+        the picture then came to rest (a card taken back at once may never lie still long). False when the sightings do not tell."""
         top = pile.legal_top
         if not self.settings.lower_needs_rearranged or top is None or pile.tentative:
             return False
