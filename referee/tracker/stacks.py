@@ -193,7 +193,10 @@ class TrackerSettings:
     face with itself, none a true one; the 14 true conflicts found there and at seeds 100300-100306 were all found
     by the loser's lift, see :class:`Lifted`). A second copy slapped on the first hides most of it, so the two are
     seldom read at once. Conflicts said on three sets of 21 rounds 23 -> 17, 14 -> 12 and 21 -> 15 (new seeds
-    100500-100506), every true one still found."""
+    100500-100506), every true one still found. The top and a box of its own face read as a new copy in the same
+    frame are held to it too: an r3 at 43 degrees boxed again 17-22 mm off, turned 2-5 degrees more, was "an r3
+    slapped on the r3" (seed 100500, eight players); illegal plays said 40 -> 39 and 23 -> 22 on seeds
+    100500-100506 and 100300-100306, the true ones, conflicts and plays the same."""
     misread_box_mm: float = 3.0
     misread_box_deg: float = 3.0
     """A face that would be illegal read this close to the top's own box is more likely the top misread (the
@@ -810,15 +813,16 @@ class StackTracker:
         return kept
 
     def _one_card(self, pile: Pile, a: _Reading, b: _Reading) -> bool:
-        """Whether ``b`` is a second box of the card ``a`` shows (``a`` ranks first, see above): the same face,
-        two new faces, or a new face boxed as the top is in the same frame (the top with the strip of the card
-        below it, read "y10" beside the y2 it is: a card slapped on the top hides it)."""
-        if a.card == b.card and a.element < 0 and b.element < 0:
+        """Whether ``b`` is a second box of the card ``a`` shows (``a`` ranks first, see above): the same face
+        (new, or the top's, see ``twin_face_mm``), two new faces, or a new face boxed as the top is in the same
+        frame (the top with the strip of the card below it, read "y10" beside the y2 it is: a card slapped on the
+        top hides it)."""
+        top = a.element == len(pile.cards) - 1 and a.element >= 0
+        if a.card == b.card and b.element < 0 and (a.element < 0 or top):
             return _twins(a.sighting, b.sighting, self.settings, same_face=True)
         if not _twins(a.sighting, b.sighting, self.settings):
             return False
         new = b.element < 0 and not b.copy
-        top = a.element == len(pile.cards) - 1 and a.element >= 0
         return a.card == b.card or (new and ((a.element < 0 and not a.copy) or top))
 
     def _reanchor(self, pile: Pile, top: _Reading) -> None:
@@ -1139,7 +1143,8 @@ class StackTracker:
         picture proving a card came down: the picture at the pile in this frame's reading (``latest``, which may
         already be the top read again) must have come to rest rearranged since the top was last read where it lies
         (see ``TrackerSettings.lower_needs_rearranged``); until it has, the card is not ruled on, however briefly
-        the picture then came to rest (a card taken back at once may never lie still long). False when the sightings do not tell."""
+        the picture then came to rest (a card taken back at once may never lie still long). False when the
+        sightings do not tell."""
         top = pile.legal_top
         if not self.settings.lower_needs_rearranged or top is None or pile.tentative:
             return False
