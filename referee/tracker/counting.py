@@ -66,6 +66,14 @@ def sort_by_zone(sighting: Sighting, frame: FrameSightings) -> tuple[str, str | 
 
 
 @dataclass(frozen=True)
+class CentreFan:
+    """One centre fan as read: its cards' places on the table plane and how many read as each back."""
+
+    points: tuple[Point, ...]
+    backs: dict[str, int]
+
+
+@dataclass(frozen=True)
 class SpreadCount:
     """Cards per back in the centre spread and in the leftover spreads; ``unknown`` cards showed no known back."""
 
@@ -84,6 +92,10 @@ class SpreadCount:
     :meth:`SpreadCounter._measured_fans`): then what play showed of the owners does not move cards between them."""
     centre_named: int = 0
     """Centre cards whose owner was seen in play, by where they lay before they landed (see :func:`with_owners`)."""
+    fans: tuple[CentreFan, ...] = field(default=(), compare=False)
+    """The centre fans holding several players' backs (stacks fanned where they lay), each with its cards'
+    places and backs as read: they tell whose the cards are that play left unnamed
+    (:mod:`referee.tracker.fan_owners`). Not compared: the count settles on its numbers, whatever its spots' drift."""
 
     @property
     def centre_total(self) -> int:
@@ -359,6 +371,11 @@ class SpreadCounter:
             # as the cards read
             centre = _shared(centre, sum(centre.values()))
         unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)
+        mixed = tuple(
+            CentreFan(tuple((s.x, s.y) for s in spread), {b: n for b, n in cards.items() if b != UNKNOWN_BACK})
+            for (spread, cards), owner in zip(fans, whose, strict=True)
+            if owner is None
+        )
         return SpreadCount(
             dict(sorted(centre.items())),
             dict(sorted(leftover.items())),
@@ -367,6 +384,7 @@ class SpreadCounter:
             centre_seen=None if fitted is None and measured is None and not shared else seen,
             centre_shared=shared,
             centre_measured=measured is not None,
+            fans=mixed,
         )
 
     def _measured_fans(

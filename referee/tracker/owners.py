@@ -162,7 +162,31 @@ class SeatWatch:
                 owner = fits[0][1]
                 named[i] = owner
                 taken.add((owner, str(card)))
+        if all(self.hand_owners()):
+            self._name_by_exclusion(plays, named, taken, seen, everyone)
         return named
+
+    @staticmethod
+    def _name_by_exclusion(
+        plays: Sequence[tuple[Card, float]],
+        named: list[str | None],
+        taken: set[tuple[str, str]],
+        seen: dict[tuple[str, str], list[float]],
+        everyone: Sequence[str],
+    ) -> None:
+        """Names, in ``named``, the cards play did not name whose every player but one still held their copy after
+        the landing (seen at their seat again, as :meth:`_fit` rules a candidate out) or had it named to another
+        landing: the one left played it, whether or not their copy was ever seen face up (a card turned from the
+        hand and played at once). Only once every hand's owner is known, so that the players are all there."""
+        for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
+            card, t = plays[i]
+            if named[i] is not None:
+                continue
+            key = str(card)
+            left = [o for o in everyone if (o, key) not in taken and not _held_after(seen.get((o, key), []), t)]
+            if len(left) == 1:
+                named[i] = left[0]
+                taken.add((left[0], key))
 
     def _seen(self) -> dict[tuple[str, str], list[float]]:
         turn = self.turn()
@@ -205,8 +229,14 @@ class SeatWatch:
         if not fresh and (i < SEEN_BEFORE or t - times[i - SEEN_BEFORE] > LAST_SEEN_S):
             return None
         later = times[i:]
-        again = any(later[j + SEEN_AGAIN - 1] - later[j] <= AGAIN_WITHIN_S for j in range(len(later) - SEEN_AGAIN + 1))
-        return None if again else (len(later), max(0.0, t - times[i - 1]))
+        return None if _held_after(times, t) else (len(later), max(0.0, t - times[i - 1]))
+
+
+def _held_after(times: Sequence[float], t: float) -> bool:
+    """The card was still at the seat after a landing at ``t``: seen there :data:`SEEN_AGAIN` times within
+    :data:`AGAIN_WITHIN_S` after it (once is a misread, or the card in the hand over the seat)."""
+    later = times[bisect.bisect_right(times, t + LANDING_SLACK_S) :]
+    return any(later[j + SEEN_AGAIN - 1] - later[j] <= AGAIN_WITHIN_S for j in range(len(later) - SEEN_AGAIN + 1))
 
 
 def _apart(r1: float, a1: float, r2: float, a2: float) -> float:

@@ -32,7 +32,16 @@ from referee.centre import Centre
 from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, StackStarted
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
-from referee.tracker.counting import CountWarning, LineReader, Sorter, SpreadCount, SpreadCounter, score_count
+from referee.tracker.counting import (
+    CentreFan,
+    CountWarning,
+    LineReader,
+    Sorter,
+    SpreadCount,
+    SpreadCounter,
+    score_count,
+)
+from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
@@ -282,22 +291,24 @@ class Referee:
         return []
 
     def _score(self) -> list[Event]:
+        count = self.counter.count(self._centre_total())
         scored = score_count(
-            self.counter.count(self._centre_total()),
+            count,
             self.centre.stacks,
             backs=self.backs,
             round=self.round,
             t=self._t,
             frame=self._frame,
             inferred=self.judge.inferred,
-            named=self._named(),
+            named=self._named(count.fans),
         )
         self.warnings = (*scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
         return [scored.event]
 
-    def _named(self) -> Counter[str]:
-        """The centre cards per owner, for those whose owner was seen in play (:mod:`referee.tracker.owners`)."""
+    def _named(self, fans: Sequence[CentreFan] = ()) -> Counter[str]:
+        """The centre cards per owner, for those whose owner was seen in play (:mod:`referee.tracker.owners`), or
+        told by the fan their stack was spread into (:mod:`referee.tracker.fan_owners`), or by the rules."""
         if self.seat_watch is None:
             return Counter()
         landed = {(e.stack, e.card): e.t for e in self.events if isinstance(e, (StackStarted, CardPlayed)) and e.card}
@@ -307,12 +318,20 @@ class Referee:
             for card in stack.cards
             if (stack.id, card.card) in landed
         ]
-        owners = self.seat_watch.owners([(card, landed[(stack, card)]) for stack, card in where])
-        self.card_owners = {
-            (stack, str(card)): owner for (stack, card), owner in zip(where, owners, strict=True) if owner
-        }
-        named = Counter(owner for owner in owners if owner)
+        seen = dict(zip(where, self.seat_watch.owners([(key[1], landed[key]) for key in where]), strict=True))
+        stacks = self.centre.stacks
         players = self._players()
+        rows = owners_by_fans(
+            stacks, [[seen.get((stack.id, c.card)) for c in stack.cards] for stack in stacks], fans, players
+        )
+        self.card_owners = {
+            (stack.id, str(c.card)): owner
+            for stack, row in zip(stacks, rows, strict=True)
+            for c, owner in zip(stack.cards, row, strict=True)
+            if owner
+        }
+        owners = [self.card_owners.get((stack, str(card))) for stack, card in where]
+        named = Counter(self.card_owners.values())
         if players:
             named.update(owed_by_elimination([card for _, card in where], owners, players))
         return named

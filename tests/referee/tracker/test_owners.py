@@ -14,8 +14,8 @@ from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
 
-RED, BLUE = (0.0, 400.0), (0.0, -400.0)
-"""The two hand stacks: red-red's across the table from blue-blue's."""
+RED, BLUE, GREEN = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0)
+"""The hand stacks: red-red's across the table from blue-blue's; green-green's, when there, between them."""
 
 
 def _watch(*hands: tuple[str | None, tuple[float, float]]) -> SeatWatch:
@@ -62,9 +62,38 @@ def test_two_players_whose_cards_vanished_alike_name_nobody() -> None:
 
 
 def test_each_players_card_is_named_once_however_many_landings_it_fits() -> None:
-    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
     _glances(watch, 10.0, {(150.0, 390.0): [("b4", 0.0, 4.0)]})
     assert watch.owners([(Card.parse("b4"), 4.1), (Card.parse("b4"), 4.3)]) == ["red-red", None]
+
+
+def test_a_card_play_did_not_name_is_the_one_player_whose_copy_was_not_still_at_their_seat_after_it_landed() -> None:
+    # red-red's y5 never showed face up (turned from the hand and played at once); blue-blue's lay there throughout
+    two = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(two, 10.0, {(150.0, -390.0): [("y5", 0.0, 10.0)]})
+    assert two.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
+    three = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    _glances(three, 10.0, {(150.0, -390.0): [("y5", 0.0, 10.0)], (390.0, 150.0): [("y5", 0.0, 10.0)]})
+    assert three.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
+    # with two of the three players' copies unseen after it, nobody
+    _glances(two_open := _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN)), 10.0, {})
+    assert two_open.owners([(Card.parse("y5"), 5.0)]) == [None]
+
+
+def test_a_card_is_not_named_by_exclusion_while_a_hands_owner_is_unknown() -> None:
+    # the unread hand may be a player whose y5 it was
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), (None, GREEN))
+    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 0.0, 10.0)]})
+    assert watch.owners([(Card.parse("y5"), 5.0)]) == [None]
+
+
+def test_a_copy_seen_at_its_seat_once_after_the_landing_does_not_rule_its_player_out() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 7.0, 7.5)]})
+    assert watch.owners([(Card.parse("y5"), 5.0)]) == [None]
+    twice = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(twice, 10.0, {(150.0, -390.0): [("y5", 7.0, 8.0)]})
+    assert twice.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
 
 
 def test_the_way_the_seats_run_from_their_hands_is_learnt_from_where_the_discard_piles_appear() -> None:
@@ -181,8 +210,10 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
     referee.finish()
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
-    # r1 landed at once, before any glance saw it at its seat: its owner stays unnamed, the spreads settle it
+    # r1 landed at once, before any glance saw it at its seat: play leaves it unnamed; the fan laid where its stack
+    # lay reads more red-red backs than play named in that stack, so it is red-red's
     assert referee.card_owners == {
+        (1, "r1"): "red-red",
         (1, "r2"): "red-red",
         (1, "r3"): "red-red",
         (2, "b1"): "blue-blue",
