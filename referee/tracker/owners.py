@@ -141,10 +141,12 @@ class SeatWatch:
                 return side
         return None
 
-    def owners(self, plays: Sequence[tuple[Card, float]]) -> list[str | None]:
+    def owners(self, plays: Sequence[tuple[Card, float]], stopped: float | None = None) -> list[str | None]:
         """The owner of each played card (``card``, landing time), None where unsure; one owner plays each of its
         cards once, so a name is given once per card, to the landing it fits best. Two owners that fit about as
-        well name nobody: a wrong name costs a player two points, a missing one is left to the spreads."""
+        well name nobody: a wrong name costs a player two points, a missing one is left to the spreads.
+        ``stopped``: when the round stopped, after which a card seen at a seat may be a centre card carried past
+        it as the centre is gathered (see :meth:`_name_by_exclusion`)."""
         seen = self._seen()
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, self.hand_owners())]))
         named: list[str | None] = [None] * len(plays)
@@ -163,7 +165,8 @@ class SeatWatch:
                 named[i] = owner
                 taken.add((owner, str(card)))
         if all(self.hand_owners()):
-            self._name_by_exclusion(plays, named, taken, seen, everyone)
+            in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
+            self._name_by_exclusion(plays, named, taken, in_play, everyone)
         return named
 
     @staticmethod
@@ -177,7 +180,9 @@ class SeatWatch:
         """Names, in ``named``, the cards play did not name whose every player but one still held their copy after
         the landing (seen at their seat again, as :meth:`_fit` rules a candidate out) or had it named to another
         landing: the one left played it, whether or not their copy was ever seen face up (a card turned from the
-        hand and played at once). Only once every hand's owner is known, so that the players are all there."""
+        hand and played at once). Only once every hand's owner is known, so that the players are all there; and
+        only by what was seen in play (``seen`` ends at the stop): a two-player round, seed 100503, named red-red's
+        r10 red-light-blue's by its face seen at red-red's seat as the centre was gathered, 23 s after it landed."""
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
             if named[i] is not None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from referee.centre import Centre
-from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, StackStarted
+from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, RoundStopped, StackStarted
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
 from referee.tracker.counting import (
@@ -318,7 +318,9 @@ class Referee:
             for card in stack.cards
             if (stack.id, card.card) in landed
         ]
-        seen = dict(zip(where, self.seat_watch.owners([(key[1], landed[key]) for key in where]), strict=True))
+        stopped = next((e.t for e in self.events if isinstance(e, RoundStopped)), None)
+        plays = [(card, landed[(stack, card)]) for stack, card in where]
+        seen = dict(zip(where, self.seat_watch.owners(plays, stopped), strict=True))
         stacks = self.centre.stacks
         players = self._players()
         rows = owners_by_fans(

@@ -80,6 +80,14 @@ def test_a_card_play_did_not_name_is_the_one_player_whose_copy_was_not_still_at_
     assert two_open.owners([(Card.parse("y5"), 5.0)]) == [None]
 
 
+def test_a_copy_seen_at_its_seat_only_after_the_stop_does_not_rule_its_player_out() -> None:
+    # the centre is gathered after the stop: a centre card carried face up past a seat is no card of that seat
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 8.0, 9.0)]})
+    assert watch.owners([(Card.parse("y5"), 5.0)], stopped=7.0) == [None]
+    assert watch.owners([(Card.parse("y5"), 5.0)], stopped=9.5) == ["red-red"]
+
+
 def test_a_card_is_not_named_by_exclusion_while_a_hands_owner_is_unknown() -> None:
     # the unread hand may be a player whose y5 it was
     watch = _watch(("red-red", RED), ("blue-blue", BLUE), (None, GREEN))
