@@ -164,7 +164,7 @@ class SeatWatch:
                 owner = fits[0][1]
                 named[i] = owner
                 taken.add((owner, str(card)))
-        if all(self.hand_owners()):
+        if all(self.hand_owners()) and self.seats.no_seat_missing():
             in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
             self._name_by_exclusion(plays, named, taken, in_play, everyone)
         return named
@@ -180,9 +180,11 @@ class SeatWatch:
         """Names, in ``named``, the cards play did not name whose every player but one still held their copy after
         the landing (seen at their seat again, as :meth:`_fit` rules a candidate out) or had it named to another
         landing: the one left played it, whether or not their copy was ever seen face up (a card turned from the
-        hand and played at once). Only once every hand's owner is known, so that the players are all there; and
-        only by what was seen in play (``seen`` ends at the stop): a two-player round, seed 100503, named red-red's
-        r10 red-light-blue's by its face seen at red-red's seat as the centre was gathered, 23 s after it landed."""
+        hand and played at once). Only once every hand's owner is known and no seat is missing, so that the players
+        are all there (an eight-player round, seed 100506, whose picture leaves seats out, named three cards so, all
+        wrongly); and only by what was seen in play (``seen`` ends at the stop): a two-player round, seed 100503,
+        named red-red's r10 red-light-blue's by its face seen at red-red's seat as the centre was gathered, 23 s
+        after it landed."""
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
             if named[i] is not None:

@@ -213,7 +213,13 @@ class SeatSorter:
         False
         """
         hands = self.hands()
-        if len(hands) < 2 or any(hand.owner is None for hand in hands):
+        return len(hands) >= 2 and all(hand.owner is not None for hand in hands) and self.no_seat_missing()
+
+    def no_seat_missing(self) -> bool:
+        """Whether the hand stacks seen lie evenly round the middle, no gap between neighbours wide enough for
+        another seat (:data:`SEAT_GAP`): a seat the picture cuts off leaves one (see :meth:`every_seat_named`)."""
+        hands = self.hands()
+        if len(hands) < 2:
             return False
         angles = sorted(hand.angle for hand in hands)
         gaps = [b - a for a, b in pairwise(angles)] + [angles[0] + 2 * math.pi - angles[-1]]

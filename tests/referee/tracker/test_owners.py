@@ -14,8 +14,9 @@ from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
 
-RED, BLUE, GREEN = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0)
-"""The hand stacks: red-red's across the table from blue-blue's; green-green's, when there, between them."""
+RED, BLUE, GREEN, YELLOW = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0), (-400.0, 0.0)
+"""The hand stacks: red-red's across the table from blue-blue's; green-green's and yellow-yellow's, when there,
+between them."""
 
 
 def _watch(*hands: tuple[str | None, tuple[float, float]]) -> SeatWatch:
@@ -72,12 +73,14 @@ def test_a_card_play_did_not_name_is_the_one_player_whose_copy_was_not_still_at_
     two = _watch(("red-red", RED), ("blue-blue", BLUE))
     _glances(two, 10.0, {(150.0, -390.0): [("y5", 0.0, 10.0)]})
     assert two.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
-    three = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
-    _glances(three, 10.0, {(150.0, -390.0): [("y5", 0.0, 10.0)], (390.0, 150.0): [("y5", 0.0, 10.0)]})
-    assert three.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
-    # with two of the three players' copies unseen after it, nobody
-    _glances(two_open := _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN)), 10.0, {})
-    assert two_open.owners([(Card.parse("y5"), 5.0)]) == [None]
+    four = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN), ("yellow-yellow", YELLOW))
+    held = {(150.0, -390.0): [("y5", 0.0, 10.0)], (390.0, 150.0): [("y5", 0.0, 10.0)]}
+    _glances(four, 10.0, {**held, (-390.0, -150.0): [("y5", 0.0, 10.0)]})
+    assert four.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
+    # with two of the four players' copies unseen after it, nobody
+    open_ = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN), ("yellow-yellow", YELLOW))
+    _glances(open_, 10.0, held)
+    assert open_.owners([(Card.parse("y5"), 5.0)]) == [None]
 
 
 def test_a_copy_seen_at_its_seat_only_after_the_stop_does_not_rule_its_player_out() -> None:
@@ -88,11 +91,16 @@ def test_a_copy_seen_at_its_seat_only_after_the_stop_does_not_rule_its_player_ou
     assert watch.owners([(Card.parse("y5"), 5.0)], stopped=9.5) == ["red-red"]
 
 
-def test_a_card_is_not_named_by_exclusion_while_a_hands_owner_is_unknown() -> None:
+def test_a_card_is_not_named_by_exclusion_while_a_hands_owner_is_unknown_or_a_seat_is_missing() -> None:
+    held = {(150.0, -390.0): [("y5", 0.0, 10.0)], (390.0, 150.0): [("y5", 0.0, 10.0)]}
     # the unread hand may be a player whose y5 it was
-    watch = _watch(("red-red", RED), ("blue-blue", BLUE), (None, GREEN))
-    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 0.0, 10.0)]})
-    assert watch.owners([(Card.parse("y5"), 5.0)]) == [None]
+    unread = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN), (None, YELLOW))
+    _glances(unread, 10.0, {**held, (-390.0, -150.0): [("y5", 0.0, 10.0)]})
+    assert unread.owners([(Card.parse("y5"), 5.0)]) == [None]
+    # three seats a quarter round apart leave room for a fourth, cut off by the picture
+    cut = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    _glances(cut, 10.0, held)
+    assert cut.owners([(Card.parse("y5"), 5.0)]) == [None]
 
 
 def test_a_copy_seen_at_its_seat_once_after_the_landing_does_not_rule_its_player_out() -> None:
