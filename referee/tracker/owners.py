@@ -177,20 +177,18 @@ class SeatWatch:
         seen: dict[tuple[str, str], list[float]],
         everyone: Sequence[str],
     ) -> None:
-        """Names, in ``named``, the cards play did not name whose every player but one still held their copy after
-        the landing (seen at their seat again, as :meth:`_fit` rules a candidate out) or had it named to another
-        landing: the one left played it, whether or not their copy was ever seen face up (a card turned from the
-        hand and played at once). Only once every hand's owner is known and no seat is missing, so that the players
-        are all there (an eight-player round, seed 100506, whose picture leaves seats out, named three cards so, all
-        wrongly); and only by what was seen in play (``seen`` ends at the stop): a two-player round, seed 100503,
-        named red-red's r10 red-light-blue's by its face seen at red-red's seat as the centre was gathered, 23 s
-        after it landed."""
+        """Names, in ``named``, the cards play did not name whose every player but one still held their copy
+        across the landing (seen at their seat before it and again after, see :func:`_held_across`) or had it named
+        to another landing: the one left played it, whether or not their copy was ever seen face up (a card turned
+        from the hand and played at once). Only once every hand's owner is known and no seat is missing, so that
+        the players are all there (an eight-player round, seed 100506, whose picture leaves seats out, named three
+        cards so, all wrongly); and only by what was seen in play (``seen`` ends at the stop)."""
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
             if named[i] is not None:
                 continue
             key = str(card)
-            left = [o for o in everyone if (o, key) not in taken and not _held_after(seen.get((o, key), []), t)]
+            left = [o for o in everyone if (o, key) not in taken and not _held_across(seen.get((o, key), []), t)]
             if len(left) == 1:
                 named[i] = left[0]
                 taken.add((left[0], key))
@@ -237,6 +235,14 @@ class SeatWatch:
             return None
         later = times[i:]
         return None if _held_after(times, t) else (len(later), max(0.0, t - times[i - 1]))
+
+
+def _held_across(times: Sequence[float], t: float) -> bool:
+    """The card lay at the seat across a landing at ``t``: seen there before it, and still after it (see
+    :func:`_held_after`). A card first seen at a seat after the landing may be the centre card itself carried past
+    the seat (a two-player round, seed 100503, whose stop was seen only as the centre was gathered: red-red's r10,
+    landed at 86 s, was read at its seat at 108 s and named red-light-blue's)."""
+    return bool(times) and times[0] <= t and _held_after(times, t)
 
 
 def _held_after(times: Sequence[float], t: float) -> bool:

@@ -86,7 +86,7 @@ def test_a_card_play_did_not_name_is_the_one_player_whose_copy_was_not_still_at_
 def test_a_copy_seen_at_its_seat_only_after_the_stop_does_not_rule_its_player_out() -> None:
     # the centre is gathered after the stop: a centre card carried face up past a seat is no card of that seat
     watch = _watch(("red-red", RED), ("blue-blue", BLUE))
-    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 8.0, 9.0)]})
+    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 0.0, 0.5), ("y5", 8.0, 9.0)]})
     assert watch.owners([(Card.parse("y5"), 5.0)], stopped=7.0) == [None]
     assert watch.owners([(Card.parse("y5"), 5.0)], stopped=9.5) == ["red-red"]
 
@@ -103,13 +103,15 @@ def test_a_card_is_not_named_by_exclusion_while_a_hands_owner_is_unknown_or_a_se
     assert cut.owners([(Card.parse("y5"), 5.0)]) == [None]
 
 
-def test_a_copy_seen_at_its_seat_once_after_the_landing_does_not_rule_its_player_out() -> None:
-    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
-    _glances(watch, 10.0, {(150.0, -390.0): [("y5", 7.0, 7.5)]})
-    assert watch.owners([(Card.parse("y5"), 5.0)]) == [None]
-    twice = _watch(("red-red", RED), ("blue-blue", BLUE))
-    _glances(twice, 10.0, {(150.0, -390.0): [("y5", 7.0, 8.0)]})
-    assert twice.owners([(Card.parse("y5"), 5.0)]) == ["red-red"]
+def test_a_copy_is_ruled_out_only_when_seen_at_its_seat_before_the_landing_and_twice_after_it() -> None:
+    def owners(shown: list[tuple[str, float, float]]) -> list[str | None]:
+        watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+        _glances(watch, 10.0, {(150.0, -390.0): shown})
+        return watch.owners([(Card.parse("y5"), 5.0)])
+
+    assert owners([("y5", 0.0, 0.5), ("y5", 7.0, 8.0)]) == ["red-red"]
+    assert owners([("y5", 0.0, 0.5), ("y5", 7.0, 7.5)]) == [None]  # once after: a misread, or a hand over the seat
+    assert owners([("y5", 7.0, 8.0)]) == [None]  # first seen after: maybe the centre card carried past the seat
 
 
 def test_the_way_the_seats_run_from_their_hands_is_learnt_from_where_the_discard_piles_appear() -> None:
