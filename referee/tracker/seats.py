@@ -212,8 +212,7 @@ class SeatSorter:
         >>> SeatSorter.from_opening(a_quarter_round, middle=(0.0, 0.0)).every_seat_named()
         False
         """
-        hands = self.hands()
-        return len(hands) >= 2 and all(hand.owner is not None for hand in hands) and self.no_seat_missing()
+        return all(hand.owner is not None for hand in self.hands()) and self.no_seat_missing()
 
     def no_seat_missing(self) -> bool:
         """Whether the hand stacks seen lie evenly round the middle, no gap between neighbours wide enough for
