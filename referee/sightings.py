@@ -49,6 +49,9 @@ class Sighting:
     side can tell: the same face showing after a rearrangement is a copy of it lifted off (a conflict's loser
     taking their card back). ``rearranged_from`` is when the picture it came to rest other than was last seen
     still (a copy lifted off a card that had lain still since it landed: after that landing).
+    ``runner_up`` is the card the recogniser found second likeliest for a face, and ``runner_up_confidence`` its
+    belief in it, when it tells: the rules may make it the likelier one (a card due on a stack, read as one that
+    would be a mistake there).
     """
 
     kind: Kind
@@ -61,13 +64,16 @@ class Sighting:
     still_since: float | None = None
     rearranged_at: float | None = None
     rearranged_from: float | None = None
+    runner_up: Card | None = None
+    runner_up_confidence: float = 0.0
 
     def __post_init__(self) -> None:
         if self.kind not in ("face", "back"):
             raise NotationError(f"a sighting's kind is 'face' or 'back', not {self.kind!r}")
         if len(self.quad) != 4:
             raise NotationError(f"a sighting needs 4 corners, not {len(self.quad)}")
-        if not 0.0 <= self.confidence <= 1.0 or not 0.0 <= self.identity_confidence <= 1.0:
+        confidences = (self.confidence, self.identity_confidence, self.runner_up_confidence)
+        if not all(0.0 <= c <= 1.0 for c in confidences):
             raise NotationError("sighting confidences must lie in 0..1")
 
     @classmethod

@@ -43,6 +43,8 @@ _SCHEMA: tuple[tuple[str, type, tuple[int, ...]], ...] = (
     ("number", np.int8, ()),
     ("back", object, ()),
     ("identity_confidence", np.float32, ()),
+    ("runner_up", np.int8, (2,)),
+    ("runner_up_confidence", np.float32, ()),
 )
 
 
@@ -59,6 +61,8 @@ class CardDetections:
         number: (N,) int8, 0 unknown, else 1..10.
         back: (N,) object, a back id (str) or None.
         identity_confidence: (N,) float32, the recogniser's confidence in colour/number or back.
+        runner_up: (N, 2) int8, a face's second likeliest card as (colour, number), (-1, 0) when none.
+        runner_up_confidence: (N,) float32, the recogniser's probability of that card (0 when none).
     """
 
     corners: np.ndarray
@@ -68,6 +72,8 @@ class CardDetections:
     number: np.ndarray
     back: np.ndarray
     identity_confidence: np.ndarray
+    runner_up: np.ndarray
+    runner_up_confidence: np.ndarray
 
     def __post_init__(self) -> None:
         n = len(self.corners) if isinstance(self.corners, np.ndarray) and self.corners.ndim >= 1 else -1
@@ -105,6 +111,8 @@ class CardDetections:
             number=np.full(n, UNKNOWN_NUMBER, np.int8),
             back=np.full(n, None, dtype=object),
             identity_confidence=np.zeros(n, np.float32),
+            runner_up=np.tile(np.array([UNKNOWN_COLOUR, UNKNOWN_NUMBER], np.int8), (n, 1)),
+            runner_up_confidence=np.zeros(n, np.float32),
         )
 
     def with_identity(
@@ -114,6 +122,8 @@ class CardDetections:
         number: npt.ArrayLike | None = None,
         back: npt.ArrayLike | list[str | None] | None = None,
         identity_confidence: npt.ArrayLike | None = None,
+        runner_up: npt.ArrayLike | None = None,
+        runner_up_confidence: npt.ArrayLike | None = None,
     ) -> CardDetections:
         """A copy with the given identity arrays replaced (the others kept)."""
         changes: dict[str, np.ndarray] = {}
@@ -127,6 +137,10 @@ class CardDetections:
             changes["back"] = backs
         if identity_confidence is not None:
             changes["identity_confidence"] = np.asarray(identity_confidence, dtype=np.float32).reshape(-1)
+        if runner_up is not None:
+            changes["runner_up"] = np.asarray(runner_up, dtype=np.int8).reshape(-1, 2)
+        if runner_up_confidence is not None:
+            changes["runner_up_confidence"] = np.asarray(runner_up_confidence, dtype=np.float32).reshape(-1)
         return replace(self, **changes)
 
     def with_corners(self, corners: npt.ArrayLike) -> CardDetections:

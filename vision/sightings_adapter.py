@@ -55,7 +55,10 @@ def to_sightings(
         moved = (None, None) if rearranged is None else (_time(rearranged[:, 0], i), _time(rearranged[:, 1], i))
         if int(detections.kind[i]) == FACE:
             card = _card(detections, i)
-            sightings.append(Sighting("face", card, None, quad, confidence, identity, seen, still, *moved))
+            rival, rival_p = _runner_up(detections, i) if card is not None else (None, 0.0)
+            sightings.append(
+                Sighting("face", card, None, quad, confidence, identity, seen, still, *moved, rival, rival_p)
+            )
         else:
             back = detections.back[i] or None
             sightings.append(Sighting("back", None, back, quad, confidence, identity, seen, still, *moved))
@@ -64,6 +67,14 @@ def to_sightings(
 
 def _time(times: np.ndarray | None, i: int) -> float | None:
     return None if times is None or np.isnan(times[i]) else float(times[i])
+
+
+def _runner_up(detections: CardDetections, i: int) -> tuple[Card | None, float]:
+    colour, number = (int(v) for v in detections.runner_up[i])
+    p = float(np.clip(detections.runner_up_confidence[i], 0.0, 1.0))
+    if 0 <= colour < len(COLOURS) and LOWEST <= number <= HIGHEST and p > 0.0:
+        return Card(COLOURS[colour], number), p
+    return None, 0.0
 
 
 def _card(detections: CardDetections, i: int) -> Card | None:

@@ -40,3 +40,28 @@ def test_each_sighting_carries_when_its_picture_last_came_to_rest_changed_and_fr
     geometry = TableGeometry(np.eye(3))
     told = to_sightings(dets, geometry, t=3.0, frame=90, rearranged=np.array([[2.8, 1.9], [np.nan, np.nan]]))
     assert [(s.rearranged_at, s.rearranged_from) for s in told.sightings] == [(2.8, 1.9), (None, None)]
+
+
+def test_a_read_face_carries_its_runner_up_and_an_unread_one_none() -> None:
+    dets = CardDetections.from_quads([QUAD, QUAD], [FACE, FACE], [0.9, 0.9]).with_identity(
+        colour=[0, 0],
+        number=[3, 3],
+        identity_confidence=[0.78, 0.4],
+        runner_up=[[0, 5], [0, 5]],
+        runner_up_confidence=[0.22, 0.3],
+    )
+    read, unread = to_sightings(dets, TableGeometry(np.eye(3)), t=0.0, frame=0).sightings
+    assert (read.card, read.runner_up, read.runner_up_confidence) == (
+        Card.parse("r3"),
+        Card.parse("r5"),
+        pytest.approx(0.22),
+    )
+    assert (unread.card, unread.runner_up, unread.runner_up_confidence) == (None, None, 0.0)
+
+
+def test_a_face_without_a_runner_up_has_none() -> None:
+    dets = CardDetections.from_quads([QUAD], [FACE], [0.9]).with_identity(
+        colour=[0], number=[3], identity_confidence=[0.99]
+    )
+    (sighting,) = to_sightings(dets, TableGeometry(np.eye(3)), t=0.0, frame=0).sightings
+    assert (sighting.runner_up, sighting.runner_up_confidence) == (None, 0.0)

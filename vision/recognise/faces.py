@@ -29,6 +29,26 @@ class FaceReading:
     def __getitem__(self, index: slice | npt.NDArray[np.bool_] | npt.NDArray[np.intp]) -> FaceReading:
         return FaceReading(*(getattr(self, f.name)[index] for f in fields(self)))
 
+    def runner_up(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
+        """Per crop, the second likeliest card as (colour index, number 1..10), shape (N, 2), and its joint
+        probability: the reading's rival. The referee weighs it against the rules (a g5 read "g3", 0.78 against
+        0.22, lands where a g5 is due and a g3 would be a mistake).
+
+        >>> one = FaceReading(np.int8([0]), np.int8([3]), np.float32([0.7]), np.float32([1]),
+        ...     np.float32([[1, 0, 0, 0]]), np.float32([[0, 0, 0.7, 0, 0.3, 0, 0, 0, 0, 0]]))
+        >>> card, p = one.runner_up()
+        >>> card.tolist(), [round(float(x), 2) for x in p]
+        ([[0, 5]], [0.3])
+        """
+        joint = self.colour_probabilities[:, :, None] * self.number_probabilities[:, None, :]  # (N, colour, number)
+        flat = joint.reshape(len(joint), -1)
+        rows = np.arange(len(flat))
+        flat = flat.copy()
+        flat[rows, self.colour.astype(np.intp) * joint.shape[2] + self.number.astype(np.intp) - 1] = -1.0
+        second = flat.argmax(axis=1)
+        card = np.stack([second // joint.shape[2], second % joint.shape[2] + 1], axis=1).astype(np.int8)
+        return card, np.maximum(flat[rows, second], 0.0).astype(np.float32)
+
 
 def to_network_input(crops: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float32 pixel values, the networks' input layout.

@@ -95,6 +95,8 @@ class Recogniser:
         number = np.full(len(detections), UNKNOWN_NUMBER, np.int8)
         back = np.full(len(detections), None, dtype=object)
         confidence = np.zeros(len(detections), np.float32)
+        runner_up = np.tile(np.array([UNKNOWN_COLOUR, UNKNOWN_NUMBER], np.int8), (len(detections), 1))
+        runner_up_confidence = np.zeros(len(detections), np.float32)
         corners = detections.corners.copy()
         faces = np.flatnonzero(detections.kind == FACE)
         if len(faces):
@@ -105,6 +107,7 @@ class Recogniser:
             reading = self._pooled_over_stacks(image, boxes, face_fits, reading)
             reading = self._continued_past_the_edge(image, boxes, reading)
             colour[faces], number[faces], confidence[faces] = reading.colour, reading.number, reading.confidence
+            runner_up[faces], runner_up_confidence[faces] = reading.runner_up()
         backs = np.flatnonzero(detections.kind == BACK)
         if len(backs):
             match, corners[backs] = self._read(image, detections.corners[backs], self._read_backs, [None] * len(backs))
@@ -112,7 +115,14 @@ class Recogniser:
             confidence[backs] = match.confidence
         corners = np.array([labelled_like(c, d) for c, d in zip(corners, detections.corners, strict=True)])
         found = detections.with_corners(corners)
-        return found.with_identity(colour=colour, number=number, back=back, identity_confidence=confidence)
+        return found.with_identity(
+            colour=colour,
+            number=number,
+            back=back,
+            identity_confidence=confidence,
+            runner_up=runner_up,
+            runner_up_confidence=runner_up_confidence,
+        )
 
     def _read_faces(
         self, crops: npt.NDArray[np.uint8], searched: bool

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -15,6 +16,8 @@ from referee.cards import Card
 from referee.events import Event, IllegalPlay
 from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
+from referee.tracker.referee_session import RefereeSettings
+from referee.tracker.stacks import TrackerSettings
 from referee.tracker.synthetic import Noise, ScriptedTable
 
 FPS = 30
@@ -282,3 +285,56 @@ def test_the_top_boxed_anew_beside_a_misread_is_no_pair_of_cards_slapped_togethe
     said = run(frames)
     assert [str(e.card) for _, e in said if isinstance(e, IllegalPlay)] in ([], ["r9"])  # a misread may be flagged
     assert not [k for k in kinds(said) if k.startswith(("conflict", "card_taken_back r5"))]
+
+
+def read_with_rival(i: int, label: str, rival: str, rival_p: float, at: tuple[float, float], angle: float) -> Sighting:
+    """A face read as ``label`` at 0.7, the recogniser's second choice ``rival`` at ``rival_p``."""
+    return replace(
+        Sighting.face_at(Card.parse(label), at, angle=angle, confidence=0.6 - 0.001 * (i % 7), identity_confidence=0.7),
+        runner_up=Card.parse(rival),
+        runner_up_confidence=rival_p,
+    )
+
+
+def r5_read_as(label: str, rival_p: float, settings: TrackerSettings | None = None) -> list[str]:
+    """r1..r4 built, then an r5 slapped on, read as ``label`` at 0.7 for a second, "r5" its runner-up."""
+    frames = [film(i, shown) for i, shown in enumerate(stack("r1", "r2", "r3", "r4"))]
+    for i in range(len(frames), len(frames) + 30):
+        frames.append(FrameSightings(i / FPS, i, (read_with_rival(i, label, "r5", rival_p, (8.0, 4.0), 12.0),)))
+    referee = Referee(RefereeSettings(tracker=settings or TrackerSettings()))
+    return [f"{e.type} {e.card}" for frame in frames for e in referee.update(frame)]
+
+
+def test_a_card_due_that_reads_as_a_mistake_second_best_is_the_card_due():
+    said = r5_read_as("r3", rival_p=0.01)
+    assert said[-1] == "card_played r5"
+    assert not any(s.startswith("illegal_play") for s in said)
+
+
+def test_a_mistake_read_surely_stays_a_mistake_whatever_its_runner_up():
+    said = r5_read_as("r3", rival_p=0.001)
+    assert "illegal_play r3" in said and "card_played r5" not in said
+
+
+def test_a_card_of_another_colour_is_never_read_as_its_runner_up():
+    said = r5_read_as("y5", rival_p=0.3)
+    assert "illegal_play y5" in said and "card_played r5" not in said
+
+
+def test_without_the_rules_odds_the_reading_alone_decides():
+    said = r5_read_as("r3", rival_p=0.3, settings=TrackerSettings(rules_odds=0.0))
+    assert "illegal_play r3" in said and "card_played r5" not in said
+
+
+def test_a_card_landing_read_now_and_then_as_a_mistake_with_the_top_second_lands_on_time():
+    frames = [film(i, shown) for i, shown in enumerate(stack("b1", "b2", "b3", "b4", "b5", "b6"))]
+    down = len(frames)
+    for i in range(down, down + 30):  # the b7 read right every other frame, else "b2" with the top b6 second
+        sighting = (
+            reading(i, "b7", (12.0, 6.0), 18.0) if i % 2 else read_with_rival(i, "b2", "b6", 0.3, (12.0, 6.0), 18.0)
+        )
+        frames.append(FrameSightings(i / FPS, i, (sighting,)))
+    referee = Referee()
+    said = [(frame.frame, f"{e.type} {e.card}") for frame in frames for e in referee.update(frame)]
+    landed = [at for at, what in said if what == "card_played b7"]
+    assert landed and landed[0] - down <= 0.5 * FPS

@@ -49,6 +49,7 @@ def test_confidence_mask_filters_like_supervision() -> None:
         ("confidence", np.zeros(3, np.float64), "confidence has dtype"),
         ("kind", np.full(3, 5, np.int8), "kind must hold only"),
         ("back", [None, None, None], "back must be a numpy array"),
+        ("runner_up", np.zeros(3, np.int8), "runner_up has shape"),
     ],
 )
 def test_bad_arrays_are_rejected_with_the_field_named(field: str, value: object, message: str) -> None:

@@ -143,3 +143,16 @@ def test_a_card_the_pictures_edge_cuts_is_read_through_the_card_continued_past_t
     found = Recogniser()(image, CardDetections.from_quads([np.float32(box)], [FACE], np.ones(1)))
     assert (COLOURS[found.colour[0]].letter, int(found.number[0])) == card
     assert found.identity_confidence[0] >= 0.9
+
+
+def test_each_face_carries_a_runner_up_other_than_its_reading_and_no_back_does(
+    shipped_models: None, table_picture: tuple[np.ndarray, CardDetections, list[str]]
+) -> None:
+    picture, detections, _ = table_picture
+    found = Recogniser()(picture, detections)
+    faces = slice(0, len(FACES))
+    rival = found.runner_up[faces]
+    assert ((rival[:, 0] != found.colour[faces]) | (rival[:, 1] != found.number[faces])).all()
+    assert ((rival[:, 0] >= 0) & (rival[:, 1] >= 1)).all()
+    assert (found.runner_up_confidence[faces] <= 1.0 - found.identity_confidence[faces] + 1e-6).all()
+    assert (found.runner_up[len(FACES) :] == [-1, 0]).all() and (found.runner_up_confidence[len(FACES) :] == 0).all()
