@@ -1070,8 +1070,9 @@ class StackTracker:
         return landed
 
     def _as_due(self, pile: Pile, sighting: Sighting) -> Sighting:
-        """``sighting`` read as its runner-up where that is the card due on ``pile`` and the card read would be a
-        mistake there, and the rules' odds (``rules_odds``) make the runner-up the likelier (see the setting)."""
+        """``sighting`` read as its runner-up where that is the card due on ``pile`` (or the top a misreading was
+        already taken for), the card read would be a mistake there, and the rules' odds (``rules_odds``) make the
+        runner-up the likelier (see the setting)."""
         card, rival, odds = sighting.card, sighting.runner_up, self.settings.rules_odds
         if card is None or rival is None or odds <= 0.0 or rival.colour != card.colour:
             return sighting  # a colour is read off the whole card: only the digits are so confused

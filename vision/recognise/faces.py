@@ -41,9 +41,8 @@ class FaceReading:
         ([[0, 5]], [0.3])
         """
         joint = self.colour_probabilities[:, :, None] * self.number_probabilities[:, None, :]  # (N, colour, number)
-        flat = joint.reshape(len(joint), -1)
+        flat = joint.reshape(len(joint), -1).copy()
         rows = np.arange(len(flat))
-        flat = flat.copy()
         flat[rows, self.colour.astype(np.intp) * joint.shape[2] + self.number.astype(np.intp) - 1] = -1.0
         second = flat.argmax(axis=1)
         card = np.stack([second // joint.shape[2], second % joint.shape[2] + 1], axis=1).astype(np.int8)
