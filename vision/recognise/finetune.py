@@ -240,9 +240,12 @@ def main() -> None:
     parser.add_argument(
         "--edge", type=float, default=0.0, help="share of extra crops cut by the picture's edge (a row at the border)"
     )
+    parser.add_argument(
+        "--styles", type=int, default=FinetuneConfig.styles, help="new face styles (faces) or renders per default back"
+    )
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
-    config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed,
+    config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed, styles=args.styles,
                             grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
                             beneath_p=args.beneath, fanned_p=args.fanned, fan_mixed_p=args.fan_mixed,
                             edge_p=args.edge, threads=args.threads)  # fmt: skip
