@@ -148,6 +148,8 @@ class Ballot:
         run = self._runs.get(card)
         s = self.settings
         if run is None or s.exceeds(t - run.last_t, s.max_gap_s, self.frame_s):
+            if run is not None:  # its run ended a moment ago: a glimpse, as if the window had moved past it
+                self._remember(run)
             run = self._runs[card] = Candidate(card, t, frame, t, placement=placement)
         elif s.exceeds(t - run.last_t, s.glimpse_gap_s, self.frame_s) and (
             self._sporadic(run, placement) or self._outread(run)
@@ -253,7 +255,12 @@ class Ballot:
     def glimpsed(self) -> tuple[Candidate, ...]:
         """Every card read on the stack since its last change, believed or not, oldest first (runs that ended
         are remembered until the next change: a card seen for a moment, then covered, was there)."""
-        runs = {**self._glimpses, **self._runs}
+        runs = dict(self._glimpses)
+        for card, run in self._runs.items():
+            # a card read again after a glimpse of it is the stronger of the two: a b9 read twice as it came
+            # down, covered by the b10 at once and read once more 0.5 s later (seed 100403, eight players) was there
+            if card not in runs or run.weight >= runs[card].weight:
+                runs[card] = run
         return tuple(sorted(runs.values(), key=lambda r: r.first_t))
 
     def restart(self, keep: Card) -> None:
@@ -269,7 +276,13 @@ class Ballot:
             card for card, run in self._runs.items() if s.exceeds(self._now - run.last_t, s.max_gap_s, self.frame_s)
         ]
         for card in stale:
-            self._glimpses[card] = self._runs.pop(card)
+            self._remember(self._runs.pop(card))
+
+    def _remember(self, run: Candidate) -> None:
+        """Keeps an ended run as a glimpse of its card, the stronger one where its card was glimpsed before."""
+        old = self._glimpses.get(run.card)
+        if old is None or run.weight >= old.weight:
+            self._glimpses[run.card] = run
 
 
 def _apart(a: Placement, b: Placement, within_mm: float = 10.0, within_deg: float = 8.0) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.cards import Card
 from referee.tracker.voting import Ballot, VotingSettings
 
@@ -27,3 +29,18 @@ def test_a_card_missed_now_and_then_keeps_the_time_it_came_down():
         ballot.cast(frame / 30, frame, R5, weight=0.8)
     winner = ballot.winner(expected=lambda card: card == R5)
     assert winner is not None and winner.first_frame == 0
+
+
+def test_a_card_read_again_after_its_run_ended_keeps_its_earlier_glimpse():
+    # seed 100403, eight players: a b9 read twice as it came down, covered at once by the b10, read once more
+    # beside it 0.53 s later; the b10's vote came after that, and must still see the b9 glimpsed twice
+    b9, b10 = Card.parse("b9"), Card.parse("b10")
+    ballot = Ballot(VotingSettings())
+    ballot.cast(4 / 30, 4, b9, weight=0.44)
+    ballot.cast(12 / 30, 12, b9, weight=0.63)
+    for frame in range(15, 28):
+        ballot.cast(frame / 30, frame, b10, weight=0.45)
+    ballot.cast(28 / 30, 28, b9, weight=0.44)  # 16 frames after the last reading: a new run
+    glimpsed = {c.card: c for c in ballot.glimpsed()}
+    assert glimpsed[b9].frames == 2
+    assert glimpsed[b9].weight == pytest.approx(1.07)
