@@ -46,10 +46,12 @@ class Crops:
 
     @staticmethod
     def join(parts: Sequence[Crops]) -> Crops:
+        widths = [p.width for p in parts]
         return Crops(
             np.concatenate([p.images for p in parts]),
             np.concatenate([p.label for p in parts]),
             np.concatenate([p.visible for p in parts]),
+            None if any(w is None for w in widths) else np.concatenate(widths),  # type: ignore[arg-type]
         )
 
     def __getitem__(self, index: npt.NDArray[np.bool_] | npt.NDArray[np.intp]) -> Crops:

@@ -23,10 +23,12 @@ from vision.recognise.augment import CameraSettings
 from vision.recognise.backs import BackEmbedder, BackMatcher, descriptor
 from vision.recognise.data import (
     HELD_OUT_SEED,
+    RENDER_HEIGHT,
     UNSEEN_BACK_SEEDS,
     Crops,
     back_looks,
     back_renders,
+    card_label,
     default_back_looks,
     face_renders,
     photograph,
@@ -59,6 +61,26 @@ def held_out_small_faces(count: int, seed: int = HELD_OUT_SEED + 1) -> Crops:
     faces = face_renders(seed, SMALL_FACE_STYLES)
     occluders = [art for _, art in faces[::7]]
     return photograph(faces, count, np.random.default_rng([seed, 3]), occluders, SMALL_FACES)
+
+
+ROUND_STYLES = 12
+"""The print styles the round videos draw from (``vision.render.video_look``: styles 0-11 of ``PrintedArt``)."""
+
+
+def round_video_faces(per_style: int, seed: int = HELD_OUT_SEED + 2) -> Crops:
+    """Faces as :func:`held_out_small_faces` sees them, in each print style of the referee's rendered rounds
+    (``per_style`` crops each): what the recogniser misreads there the referee must vote away."""
+    from vision.render.art import printed_style
+    from vision.render.card_art import render_face
+
+    parts = []
+    for style in range(ROUND_STYLES):
+        rng = np.random.default_rng([seed, style])
+        faces = [
+            (card_label(card), render_face(card, RENDER_HEIGHT, rng, style=printed_style(style))) for card in FULL_SET
+        ]
+        parts.append(photograph(faces, per_style, np.random.default_rng([seed, style, 3]), (), SMALL_FACES))
+    return Crops.join(parts)
 
 
 def measure_faces(reader: FaceReader, crops: Crops, png: Path | None = None) -> dict[str, Any]:
@@ -178,6 +200,9 @@ def main() -> None:
     parser.add_argument(
         "--small-faces", type=int, default=0, help="held-out faces 30-60 px wide in 24 other print styles (default: 0)"
     )
+    parser.add_argument(
+        "--round-faces", type=int, default=0, help="faces per print style of the rendered rounds (default: 0)"
+    )
     parser.add_argument("--backs", type=int, default=3000, help="held-out back crops per test (default: 3000)")
     parser.add_argument("--faces-model", type=Path, default=FACES_MODEL)
     parser.add_argument("--backs-model", type=Path, default=BACKS_MODEL)
@@ -193,6 +218,8 @@ def main() -> None:
         result["faces"] = measure_faces(reader, held_out_faces(args.faces), args.png)
     if args.small_faces:
         result["small_faces"] = measure_faces(reader, held_out_small_faces(args.small_faces))
+    if args.round_faces:
+        result["round_faces"] = measure_faces(reader, round_video_faces(args.round_faces))
     if args.backs:
         result["backs"] = measure_backs(embedder, args.backs, png=args.png)
     result["speed"] = measure_speed(reader, embedder)

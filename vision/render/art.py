@@ -19,7 +19,7 @@ number seeds :meth:`BackLook.random`), so labels carry everything needed to redr
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
@@ -28,6 +28,9 @@ import numpy.typing as npt
 from referee.backs import Catalogue
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card, Colour
 from vision.render.table import hash_name
+
+if TYPE_CHECKING:
+    from vision.render.card_art import FaceStyle
 
 Image = npt.NDArray[np.uint8]
 
@@ -125,6 +128,13 @@ class FlatArt:
         return image
 
 
+def printed_style(style: int) -> FaceStyle:
+    """Print style number ``style`` of :class:`PrintedArt` (scenes and round videos draw them by number)."""
+    from vision.render.card_art import FaceStyle
+
+    return FaceStyle.random(np.random.default_rng([0x5EED, style]))
+
+
 class PrintedArt:
     """The printed look (``vision.render.card_art`` and ``back_art``), cached per process."""
 
@@ -135,10 +145,8 @@ class PrintedArt:
         self._looks: dict[str, object] = {}
 
     def _style(self, style: int) -> object:
-        from vision.render.card_art import FaceStyle
-
         if style not in self._styles:
-            self._styles[style] = FaceStyle.random(np.random.default_rng([0x5EED, style]))
+            self._styles[style] = printed_style(style)
         return self._styles[style]
 
     def _look(self, back_id: str) -> object:
