@@ -115,6 +115,8 @@ class Candidate:
     last_t: float
     frames: int = 0
     weight: float = 0.0
+    read_weight: float = 0.0
+    """Weight of the readings that read the card itself, not a card the rules took for it (a runner-up due)."""
     streak: float = 0.0
     """Weight of the readings since ``first_t``."""
     trail: deque[tuple[float, int, Placement | None]] = field(default_factory=lambda: deque(maxlen=24))
@@ -141,8 +143,11 @@ class Ballot:
         self._glimpses: dict[Card, Candidate] = {}
         self._now = 0.0
 
-    def cast(self, t: float, frame: int, card: Card, weight: float, placement: Placement | None = None) -> None:
-        """Records that ``card`` was read as the top at time ``t`` with ``weight`` (a confidence)."""
+    def cast(
+        self, t: float, frame: int, card: Card, weight: float, placement: Placement | None = None, read: bool = True
+    ) -> None:
+        """Records that ``card`` was read as the top at time ``t`` with ``weight`` (a confidence); ``read``: False
+        where the recogniser read another card and the rules took it for this one (it votes, but shows nothing)."""
         self._now = max(self._now, t)
         self._votes.append((t, card, weight))
         run = self._runs.get(card)
@@ -164,6 +169,7 @@ class Ballot:
         run.placement = placement if placement is not None else run.placement
         run.trail.append((t, frame, placement))
         run.weight += weight
+        run.read_weight += weight if read else 0.0
         self._forget_before(t - self.settings.window_s)
 
     def doubt(self, t: float, weight: float) -> None:

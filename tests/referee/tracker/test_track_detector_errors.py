@@ -338,3 +338,18 @@ def test_a_card_landing_read_now_and_then_as_a_mistake_with_the_top_second_lands
     said = [(frame.frame, f"{e.type} {e.card}") for frame in frames for e in referee.update(frame)]
     landed = [at for at, what in said if what == "card_played b7"]
     assert landed and landed[0] - down <= 0.5 * FPS
+
+
+def test_a_wrong_card_read_once_with_the_card_due_second_is_no_glimpse_of_that_card():
+    # seed 100605, two players: a y2 slapped on an empty spot, its first reading "y2" with "y1" second at 4 %, then
+    # "y2" surely: the rules took that reading for a y1, but no y1 showed, so none started a stack under the y2
+    frames = [film(i, shown) for i, shown in enumerate(stack("r1", "r2"))]
+    spot = (150.0, 0.0)
+    frames.append(
+        FrameSightings(len(frames) / FPS, len(frames), (read_with_rival(len(frames), "y2", "y1", 0.04, spot, 5.0),))
+    )
+    for i in range(len(frames), len(frames) + 30):
+        frames.append(FrameSightings(i / FPS, i, (read_with_rival(i, "y2", "y1", 0.001, spot, 5.0),)))
+    said = kinds(run(frames))
+    assert "illegal_play y2" in said
+    assert "stack_started y1" not in said
