@@ -48,6 +48,7 @@ class CameraSettings:
     squash_p: float = 0.0  # foreshortening: a steep camera (or a wide lens's edge) shrinks the picture's vertical
     detector_p: float = 0.0  # cut out through a rough detector-like box (detector_box) instead of the noisy quad
     beneath_p: float = 0.0  # the card lies on another (as on a stack), slapped askew: the one below peeks out
+    beneath_other_p: float = 0.0  # of those, the share lying on any other face (a wrong card on a stack)
     fanned_p: float = 0.0  # the card lies in a fan of its own back (the count's spreads): only a strip shows
     fan_mixed_p: float = 0.0  # each other card of a fan is an occluder instead (a stack fanned where it lay)
     edge_p: float = 0.0  # the picture's edge cuts the card (a seat's row at the frame's border): see _cut_by_frame

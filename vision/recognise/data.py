@@ -112,7 +112,8 @@ def photograph(
     settings: CameraSettings = DEFAULT_CAMERA,
 ) -> Crops:
     """``count`` camera crops of renders drawn at random (balanced over labels by drawing renders uniformly). With
-    ``settings.beneath_p``, a face may lie on the face one lower of its colour in the same print (a stack)."""
+    ``settings.beneath_p``, a face may lie on the face one lower of its colour in the same print (a stack), or with
+    ``settings.beneath_other_p`` of those on any other face of the print (a wrong card slapped on a stack)."""
     images = np.zeros((count, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
     labels = np.zeros(count, np.int64)
     visible = np.zeros(count, np.float32)
@@ -122,6 +123,10 @@ def photograph(
         k = int(rng.integers(len(renders)))
         label, art = renders[k]
         beneath = renders[below[k]][1] if k in below else None
+        if k in below and settings.beneath_other_p > 0 and rng.random() < settings.beneath_other_p:
+            other = int(rng.integers(len(FULL_SET) - 1))
+            other += other >= label  # any face of the print but this one
+            beneath = renders[k - label + other][1]
         sample = camera_crop(art, rng, occluders, settings, beneath=beneath)
         images[i], labels[i], visible[i], width[i] = sample.crop, label, sample.visible, sample.width
     return Crops(images, labels, visible, width)

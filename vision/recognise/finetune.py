@@ -61,6 +61,7 @@ class FinetuneConfig:
     squash_p: float = 0.0  # share of extra crops seen from a low angle (foreshortened)
     detector_p: float = 0.0  # share of extra crops cut out through a rough detector-like box
     beneath_p: float = 0.0  # faces: share of extra crops lying on the card one lower, slapped askew (a stack)
+    beneath_other_p: float = 0.0  # faces: of those, the share lying on any other face (a wrong card on a stack)
     fanned_p: float = 0.0  # backs: share of extra crops lying in a fan of their own back (only a strip shows)
     fan_mixed_p: float = 0.0  # backs: share of a fan's other cards that are other cards (a stack fanned in place)
     edge_p: float = 0.0  # share of extra crops cut by the picture's edge (a seat's row at the border)
@@ -71,6 +72,7 @@ class FinetuneConfig:
         squash = f"-q{self.squash_p}" if self.squash_p else ""
         detector = f"-d{self.detector_p}" if self.detector_p else ""
         beneath = f"-b{self.beneath_p}" if self.beneath_p else ""
+        beneath += f"o{self.beneath_other_p}" if self.beneath_other_p else ""
         fanned = f"-f{self.fanned_p}" if self.fanned_p else ""
         fanned += f"m{self.fan_mixed_p}" if self.fan_mixed_p else ""
         edge = f"-e{self.edge_p}" if self.edge_p else ""
@@ -88,6 +90,7 @@ class FinetuneConfig:
                 squash_p=self.squash_p,
                 detector_p=self.detector_p,
                 beneath_p=self.beneath_p,
+                beneath_other_p=self.beneath_other_p,
                 edge_p=self.edge_p,
             )
         return CameraSettings(
@@ -232,6 +235,9 @@ def main() -> None:
         "--beneath", type=float, default=0.0, help="faces: share of extra crops lying on the card one lower (a stack)"
     )
     parser.add_argument(
+        "--beneath-other", type=float, default=0.0, help="faces: of those, the share lying on any other face"
+    )
+    parser.add_argument(
         "--fanned", type=float, default=0.0, help="backs: share of extra crops lying in a fan of their own back"
     )
     parser.add_argument(
@@ -247,7 +253,8 @@ def main() -> None:
     args = parser.parse_args()
     config = FinetuneConfig(part=args.part, epochs=args.epochs, extra=args.extra, seed=args.seed, styles=args.styles,
                             grain_p=args.grain, squash_p=args.squash, detector_p=args.detector,
-                            beneath_p=args.beneath, fanned_p=args.fanned, fan_mixed_p=args.fan_mixed,
+                            beneath_p=args.beneath, beneath_other_p=args.beneath_other, fanned_p=args.fanned,
+                            fan_mixed_p=args.fan_mixed,
                             edge_p=args.edge, threads=args.threads)  # fmt: skip
     finetune(config, args.start or MODELS_DIR / f"recogniser-{args.part}.onnx", args.out)
 

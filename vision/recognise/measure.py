@@ -55,12 +55,16 @@ SMALL_FACES = CameraSettings(min_width=30, max_width=60, occlusion_p=0.2, blur_p
 lying on the card one lower (a stack)."""
 
 
-def held_out_small_faces(count: int, seed: int = HELD_OUT_SEED + 1) -> Crops:
+WRONG_ON_A_STACK = replace(SMALL_FACES, beneath_p=1.0, beneath_other_p=1.0)
+"""As :data:`SMALL_FACES`, every face lying on another face of the print: a wrong card slapped on a stack."""
+
+
+def held_out_small_faces(count: int, seed: int = HELD_OUT_SEED + 1, camera: CameraSettings = SMALL_FACES) -> Crops:
     """Faces as a referee's camera sees them (:data:`SMALL_FACES`) in :data:`SMALL_FACE_STYLES` print styles
     neither training nor :func:`held_out_faces` draws: the six styles there say little about print styles."""
     faces = face_renders(seed, SMALL_FACE_STYLES)
     occluders = [art for _, art in faces[::7]]
-    return photograph(faces, count, np.random.default_rng([seed, 3]), occluders, SMALL_FACES)
+    return photograph(faces, count, np.random.default_rng([seed, 3]), occluders, camera)
 
 
 ROUND_STYLES = 12
@@ -201,6 +205,9 @@ def main() -> None:
         "--small-faces", type=int, default=0, help="held-out faces 30-60 px wide in 24 other print styles (default: 0)"
     )
     parser.add_argument(
+        "--wrong-on-stack", type=int, default=0, help="as --small-faces, each face lying on another (default: 0)"
+    )
+    parser.add_argument(
         "--round-faces", type=int, default=0, help="faces per print style of the rendered rounds (default: 0)"
     )
     parser.add_argument("--backs", type=int, default=3000, help="held-out back crops per test (default: 3000)")
@@ -218,6 +225,9 @@ def main() -> None:
         result["faces"] = measure_faces(reader, held_out_faces(args.faces), args.png)
     if args.small_faces:
         result["small_faces"] = measure_faces(reader, held_out_small_faces(args.small_faces))
+    if args.wrong_on_stack:
+        crops = held_out_small_faces(args.wrong_on_stack, camera=WRONG_ON_A_STACK)
+        result["wrong_on_stack"] = measure_faces(reader, crops)
     if args.round_faces:
         result["round_faces"] = measure_faces(reader, round_video_faces(args.round_faces))
     if args.backs:
