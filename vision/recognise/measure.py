@@ -79,10 +79,8 @@ def round_video_faces(per_style: int, seed: int = HELD_OUT_SEED + 2) -> Crops:
 
     parts = []
     for style in range(ROUND_STYLES):
-        rng = np.random.default_rng([seed, style])
-        faces = [
-            (card_label(card), render_face(card, RENDER_HEIGHT, rng, style=printed_style(style))) for card in FULL_SET
-        ]
+        rng, printed = np.random.default_rng([seed, style]), printed_style(style)
+        faces = [(card_label(card), render_face(card, RENDER_HEIGHT, rng, style=printed)) for card in FULL_SET]
         parts.append(photograph(faces, per_style, np.random.default_rng([seed, style, 3]), (), SMALL_FACES))
     return Crops.join(parts)
 
