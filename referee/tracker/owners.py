@@ -106,6 +106,14 @@ class SeatWatch:
                 if _apart(radius, angle, hand.radius, hand.angle) <= HAND_NEAR_MM:
                     votes[s.back] = votes.get(s.back, 0.0) + s.identity_confidence
 
+    def reseat(self, seats: SeatSorter) -> None:
+        """Goes on with ``seats``: the same places, some hands named since or added (see
+        :meth:`SeatSorter.with_missing_hands`); each hand seen in play keeps its readings."""
+        votes = {(hand.radius, hand.angle): v for hand, v in zip(self.hands, self.hand_votes, strict=True)}
+        self.seats = seats
+        self.hands = seats.hands()
+        self.hand_votes = [votes.get((hand.radius, hand.angle), {}) for hand in self.hands]
+
     def hand_owners(self) -> list[str | None]:
         """Each hand's owner: as the opening read it, else as its readings in play give (see
         :data:`HAND_EVIDENCE`), unless another hand has that owner already."""

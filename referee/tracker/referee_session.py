@@ -33,6 +33,7 @@ from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, RoundSto
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point
 from referee.tracker.counting import (
+    UNKNOWN_BACK,
     CentreFan,
     CountWarning,
     LineReader,
@@ -78,6 +79,9 @@ this fired 2-4 s after the stop and never in play, where a back in the centre is
 (at most 2 in one second, with every stack in view)."""
 
 
+STRANGER_CARDS = 3
+"""The fewest cards of a back no hand owns, counted after the round, that name the one hand still unread (see
+:meth:`Referee._name_the_last_hand`): a strip or two read as another back are misreads."""
 HOLD_S = 2.0
 """An illegal play ruled while backs lie in the centre (:data:`WIND_UP_BACKS` or more) is held until the centre
 shows none, for this long at most, and dropped if the centre is gathered meanwhile: the stacks were being turned
@@ -271,8 +275,11 @@ class Referee:
         if self.seat_watch is not None and isinstance(self.counter.sorter, SeatSorter):
             # the hands whose owner only play read own their seats' spreads and leftovers too, and each seat runs
             # from its hand the way play showed
+            # from its hand the way play showed; a row of faces with no hand seen before it gets one, unread
             watch = self.seat_watch
-            self.counter.sorter = self.counter.sorter.with_hands_named(watch.learnt_owners(), watch.turn())
+            sorter = self.counter.sorter.with_hands_named(watch.learnt_owners(), watch.turn()).with_missing_hands()
+            watch.reseat(sorter)
+            self.counter.sorter = sorter
         return events
 
     def _count(self, frame: FrameSightings) -> list[Event]:
@@ -292,6 +299,8 @@ class Referee:
 
     def _score(self) -> list[Event]:
         count = self.counter.count(self._centre_total())
+        if self._name_the_last_hand(count):
+            count = self.counter.count(self._centre_total())
         scored = score_count(
             count,
             self.centre.stacks,
@@ -305,6 +314,35 @@ class Referee:
         self.warnings = (*scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
         return [scored.event]
+
+    def _name_the_last_hand(self, count: SpreadCount) -> bool:
+        """Names the one hand still unread at the count by the one back counted that no hand owns (at least
+        :data:`STRANGER_CARDS` of it, centre and leftovers together; one of the given backs, when given): that
+        player's cards were laid out, and their seat's plays seen, with nobody's name on them. Seeds 100601 and
+        100606, four players: the red-black hand never found by the detector, its leftovers read before its seat
+        and its strips in the centre, its 18 and 7 centre cards named to nobody. True when it named one."""
+        sorter = self.counter.sorter
+        if self.seat_watch is None or not isinstance(sorter, SeatSorter):
+            return False
+        hands = sorter.hands()
+        unread = [hand for hand in hands if hand.owner is None]
+        owned = {hand.owner for hand in hands}
+        counted = Counter(count.centre) + Counter(count.leftover)
+        players = set(self.backs) if self.backs else None
+        strangers = [
+            back
+            for back, n in counted.items()
+            if back not in owned
+            and back != UNKNOWN_BACK
+            and n >= STRANGER_CARDS
+            and (players is None or back in players)
+        ]
+        if len(unread) != 1 or len(strangers) != 1:
+            return False
+        sorter = sorter.with_hands_named({(unread[0].radius, unread[0].angle): strangers[0]})
+        self.seat_watch.reseat(sorter)
+        self.counter.sorter = sorter
+        return True
 
     def _named(self, fans: Sequence[CentreFan] = ()) -> Counter[str]:
         """The centre cards per owner, for those whose owner was seen in play (:mod:`referee.tracker.owners`), or

@@ -72,6 +72,18 @@ SEAT_REACH_MM = 9 * CARD_WIDTH_MM
 room between cards (a seat cut off by the picture's edge leaves its neighbour's run otherwise unbounded)."""
 
 
+MISSING_HAND_SLOTS = 2.0
+"""A hand stack lies this many of its row's steps behind the row's first face: the discard pile's slot between
+(rendered tables: 1.9-2.0 steps, seeds 100601 and 100606)."""
+MISSING_HAND_DEPTH_MM = 1.5 * CARD_HEIGHT_MM
+"""How far nearer or farther from the middle than a hand its seat's faces lie (as in play, see
+:data:`referee.tracker.owners.ROW_DEPTH_MM`)."""
+ROW_LINK_MM = 2 * CARD_WIDTH_MM
+"""Faces this close lie in one row (a row's cards lie a little more than a card's width apart)."""
+ROW_MIN_CARDS = 2
+"""The fewest faces, each at its own place, that make a row without a hand (a single face is as likely a misread)."""
+
+
 @dataclass(frozen=True)
 class Hand:
     """A player's hand stack at the opening: where it lay round the middle, and its owner (None: unread)."""
@@ -290,6 +302,44 @@ class SeatSorter:
         places = [_Place(p.radius, p.angle, owner(p), p.hand) for p in self.places]
         return SeatSorter(places, self.middle, self.view, turn if turn is not None else self.turn)
 
+    def with_missing_hands(self) -> SeatSorter:
+        """This sorter with an unread hand stack added before every row the opening showed without one: its faces
+        in no seat (see :meth:`seat_of`, the seats running :attr:`turn`), :data:`MISSING_HAND_SLOTS` of the row's
+        own steps behind its first face (the discard pile's slot between). The detector can miss a hand stack in
+        every frame (seeds 100601 and 100606, four players: the red-black hand on a striped and a dotted cloth,
+        not found even at 5 % confidence), and that seat's plays then had no seat to be seen at. Unchanged while
+        the way round is unknown.
+
+        >>> row = [Sighting.face_at(c, (x, -500.0)) for c, x in (("r1", 100.0), ("g2", 175.0), ("b3", 250.0))]
+        >>> hands = [Sighting.back_at(b, p) for b, p in (("red-red", (500.0, 0.0)), ("red-pink", (-500.0, 0.0)))]
+        >>> sorter = SeatSorter.from_opening([*row, *hands], middle=(0.0, 0.0))
+        >>> sorter.with_missing_hands().hands() == sorter.hands()  # the way round not known yet
+        True
+        >>> added = SeatSorter(sorter.places, sorter.middle, turn=-1).with_missing_hands().hands()[2]  # clockwise
+        >>> added.owner, round(added.radius * math.cos(added.angle)), round(added.radius * math.sin(added.angle))
+        (None, 374, -416)
+        """
+        turn = self.turn
+        if turn is None:
+            return self
+        loose = [
+            p
+            for p in self.places
+            if not p.hand and self.seat_of(p.radius, p.angle, turn, depth=MISSING_HAND_DEPTH_MM) is None
+        ]
+        added = []
+        for row in _rows(loose):
+            # along the row the seats' way round: the hand lies behind its first face
+            row.sort(key=lambda p: turn * p.angle)
+            steps = [_apart(a, b) for a, b in pairwise(row)]
+            step = sorted(steps)[len(steps) // 2]
+            first = row[0]
+            angle = wrap_angle(first.angle - turn * MISSING_HAND_SLOTS * step / first.radius)
+            added.append(_Place(first.radius, angle, None, True))
+        if not added:
+            return self
+        return SeatSorter([*self.places, *added], self.middle, self.view, turn)
+
     def hands(self) -> list[Hand]:
         """The hand stacks: the face-down places at the opening, one per place (read in several frames), each
         named by the owner most of its readings gave."""
@@ -368,6 +418,21 @@ def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -
         if math.hypot(places[i][0] - x, places[i][1] - y) <= 2 * OWNER_REACH_MM:
             owners[i] = back
     return owners
+
+
+def _rows(places: Sequence[_Place]) -> list[list[_Place]]:
+    """``places`` chained into rows (each within :data:`ROW_LINK_MM` of the next), one place per card (readings
+    within :data:`SAME_PLACE_MM` are one), rows of at least :data:`ROW_MIN_CARDS`."""
+    distinct: list[_Place] = []
+    for p in places:
+        if all(_apart(p, q) > SAME_PLACE_MM for q in distinct):
+            distinct.append(p)
+    rows: list[list[_Place]] = []
+    for p in distinct:
+        joined = [row for row in rows if any(_apart(p, q) <= ROW_LINK_MM for q in row)]
+        merged = [p, *(q for row in joined for q in row)]
+        rows = [row for row in rows if row not in joined] + [merged]
+    return [row for row in rows if len(row) >= ROW_MIN_CARDS]
 
 
 def _apart(a: _Place, b: _Place) -> float:
