@@ -254,3 +254,70 @@ def test_no_card_is_settled_when_the_players_or_the_readings_are_in_doubt():
     assert owed_by_elimination([r7, r7, r7], [None, None, None], players) == {}  # more copies than players
     assert owed_by_elimination([r7, r7], ["red-red", "red-red"], players) == {}  # one player named twice
     assert owed_by_elimination([r7, r7], [None, "green-green"], players) == {}  # a name of no known player
+
+
+def test_a_seat_whose_hand_stack_was_never_found_is_named_by_the_one_back_no_hand_owns_and_its_plays_are_its() -> None:
+    """Blue-blue's hand stack is never seen (the detector can miss one in every frame): its row is, and so is the
+    line of its leftovers beyond it after the round. The row gets an unread hand two steps behind its first
+    face, the one back counted that no hand owns names it, and the cards that vanished from that row as they
+    landed are blue-blue's, though every strip of the centre spread reads red-red."""
+    radius, step = 400.0, 1.1 * CARD_WIDTH_MM
+
+    def at(angle: float, along_mm: float) -> tuple[float, float]:
+        a = angle - along_mm / radius  # each seat's places run clockwise from its hand
+        return (radius * math.cos(a), radius * math.sin(a))
+
+    red, blue = math.pi / 2, -math.pi / 2
+    red_row = {card: at(red, (k + 2) * step) for k, card in enumerate(("r1", "r2", "r3"))}
+    blue_row = {card: at(blue, (k + 2) * step) for k, card in enumerate(("b1", "b2", "g9"))}
+    opening = [Sighting.back_at("red-red", at(red, 0.0))]
+    opening += [Sighting.face_at(Card.parse(card), where) for card, where in {**red_row, **blue_row}.items()]
+    seats = SeatSorter.from_opening(opening, (0.0, 0.0))
+    assert seats.hands() == [seats.hands()[0]] and seats.owners == ("red-red",)
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=["red-red", "blue-blue"])
+    table = ScriptedTable(30.0)
+    plays = [("r1", 0.0), ("b1", 1.0), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
+    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0)}
+    for card, t in plays:
+        table.put(t, card, stack[card[0]])
+    table.take_all(5.5)
+    for i in range(5):  # every strip of the spread misread as red-red
+        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
+    for x in (-150.0, -180.0, -210.0):  # blue-blue's leftovers, beyond its row
+        table.put_back(6.0, "blue-blue", (x, -520.0))
+    landed = dict(plays)
+    for frame in table.frames(12.0):
+        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
+            row = [(card, where) for card, where in {**red_row, **blue_row}.items() if frame.t < landed.get(card, 99)]
+            discard = [("y1", at(red, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
+            faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        referee.update(frame)
+    referee.finish()
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
+    assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3}
+    assert referee.card_owners[(2, "b1")] == referee.card_owners[(2, "b2")] == "blue-blue"
+
+
+def test_only_a_row_of_faces_in_no_seat_gets_a_hand_of_its_own() -> None:
+    """Faces in a seat (within its reach of a hand, the seats' way round) and a lone face (as likely a misread)
+    get no hand; nor does anything while the way round is unknown."""
+    radius = 400.0
+
+    def at(angle: float, along_mm: float) -> tuple[float, float]:
+        a = angle - along_mm / radius
+        return (radius * math.cos(a), radius * math.sin(a))
+
+    hands = [Sighting.back_at("red-red", at(math.pi / 2, 0.0)), Sighting.back_at("blue-blue", at(-math.pi / 2, 0.0))]
+    rows = [Sighting.face_at(Card.parse("g4"), at(a, k * 65.0)) for a in (math.pi / 2, -math.pi / 2) for k in (2, 3, 4)]
+    lone = [Sighting.face_at(Card.parse("y2"), at(0.0, 0.0))]
+    seats = SeatSorter.from_opening([*hands, *rows, *lone], (0.0, 0.0))
+    clockwise = SeatSorter(seats.places, seats.middle, turn=-1)
+    assert len(clockwise.with_missing_hands().hands()) == 2
+    unseen_hand = SeatSorter.from_opening([hands[0], *rows, *lone], (0.0, 0.0))
+    assert len(unseen_hand.with_missing_hands().hands()) == 1  # the way round unknown
+    added = SeatSorter(unseen_hand.places, unseen_hand.middle, turn=-1).with_missing_hands().hands()
+    assert len(added) == 2 and added[1].owner is None
+    assert math.dist(at(-math.pi / 2, 0.0), (radius * math.cos(added[1].angle), radius * math.sin(added[1].angle))) < 5
