@@ -36,7 +36,7 @@ from referee.errors import CentreError
 from referee.events import Event, IllegalPlay
 from referee.session_lines import ImageLineReader
 from referee.session_result import Emitted, ExitCode, SessionResult
-from referee.session_vision import Box, DetectorVision, OracleVision, Source, Vision
+from referee.session_vision import OPENING, Box, DetectorVision, OracleVision, Source, Vision
 from referee.sightings import FrameSightings, card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
 from referee.tracker.seats import SAME_PLACE_MM, SeatSorter
@@ -153,7 +153,7 @@ class Session:
             # the opening frames are read thoroughly: the seats are learnt from them once, and one pass misses (or
             # takes for a face) a hand stack's back (seed 98000, two players: one of the two owners was lost)
             opening = first is None or frame.t <= OPENING_TIMES[-1] + 1e-6
-            detections, visible = self.vision.read(frame, thorough=opening)
+            detections, visible = self.vision.read(frame, thorough=OPENING if opening else False)
             keep = detections.confidence >= 0.5
             if visible is not None:
                 keep &= visible >= 0.9  # whole cards only: a half-covered quad is not a rectangle

@@ -21,6 +21,10 @@ from vision.oracle import DEFAULT_MIN_VISIBLE, TruthFrame, read_truth_frames
 from vision.recognise.memo import ReadingMemo
 from vision.sources import Frame, VideoInfo
 
+OPENING = "opening"
+"""``thorough=OPENING``: the frame is one of the opening's, which the seats are learnt from (see
+:data:`vision.detect.thorough.OPENING_PLAN`)."""
+
 Keep = Callable[[CardDetections], np.ndarray]
 Box = tuple[int, int, int, int]
 
@@ -31,11 +35,12 @@ class Vision(Protocol):
     name: str
 
     def read(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool | str = False, within: Box | None = None
     ) -> tuple[CardDetections, np.ndarray | None]:
         """``keep``: which found cards matter (a mask over the detections), decided before they are
         recognised, so cards nobody needs (the players' rows during play) cost no recognition.
-        ``thorough``: a frame that can afford several detector passes (the end-of-round count).
+        ``thorough``: a frame that can afford several detector passes (the end-of-round count); :data:`OPENING`:
+        one of the opening frames the seats are learnt from (passes planned for small cards lying apart).
         ``within``: the part of the picture (``x0, y0, x1, y1`` pixels) every card ``keep`` keeps lies in: a
         detector may look there only."""
         ...
@@ -46,9 +51,10 @@ class DetectorVision:
 
     name = "detector"
 
-    def __init__(self, reader: Any, thorough: Any = None) -> None:
+    def __init__(self, reader: Any, thorough: Any = None, opening: Any = None) -> None:
         self.reader = reader
         self.thorough = thorough  # the detector for thorough reads (vision.detect.thorough); None: one pass always
+        self.opening = opening  # the one for the opening frames' reads (None: the thorough one)
         self.detect_ms = 0.0
         self.fit_ms = 0.0  # the faces' colour fits, made with the detector (see find)
         self.recognise_ms = 0.0
@@ -64,13 +70,17 @@ class DetectorVision:
         round, alternating runs on the idle machine: 1.65-1.73x real time against 1.45-1.54x with a detector on
         both cores, 1.54-1.61x one frame at a time; CPU seconds 37-40 against 45-48)."""
         from vision.detect.pipeline import CardReader
-        from vision.detect.thorough import COUNTING_PLAN
+        from vision.detect.thorough import COUNTING_PLAN, OPENING_PLAN, ThoroughDetector
 
         try:
             plan = COUNTING_PLAN if thorough else None
             careful = plan and CardReader.load(model=model, conf=plan.conf, recognise=False, thorough=plan)
             reader = CardReader.load(model=model, catalogue=catalogue, threads=1 if overlap else None)
-            return cls(reader, careful and careful.detector)
+            if not careful:
+                return cls(reader)
+            # the opening's plan runs the counting plan's own detector (one network loaded)
+            opening = ThoroughDetector(careful.detector.detector, OPENING_PLAN, conf=OPENING_PLAN.conf)
+            return cls(reader, careful.detector, opening)
         except FileNotFoundError as exc:
             raise InputFileError(f"{exc} (or replay a rendered video with --oracle)") from None
 
@@ -79,7 +89,7 @@ class DetectorVision:
         return getattr(self.reader, "warning", None)
 
     def read(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool | str = False, within: Box | None = None
     ) -> tuple[CardDetections, np.ndarray | None]:
         if frame.image is None:
             return CardDetections.empty(), None
@@ -100,7 +110,7 @@ class DetectorVision:
         return getattr(self.reader, "recogniser", None)
 
     def find(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool | str = False, within: Box | None = None
     ) -> Found:
         """The first step of :meth:`read`, which needs only the picture: the detector's cards that ``keep`` keeps,
         and each face's outline fitted to its colour (the recogniser's first look). Safe to run in a thread of
@@ -108,7 +118,9 @@ class DetectorVision:
         detector = getattr(self.reader, "detector", None)
         if frame.image is None or detector is None:
             return Found(CardDetections.empty())
-        if thorough and self.thorough is not None:
+        if thorough == OPENING and self.opening is not None:
+            detector = self.opening
+        elif thorough and self.thorough is not None:
             detector = self.thorough
         start = time.perf_counter()
         if within is not None and getattr(detector, "any_size", False):
@@ -198,7 +210,7 @@ class OracleVision:
         return cls({f.frame: f for f in read_truth_frames(path, min_visible=min_visible)}, recogniser)
 
     def read(
-        self, frame: Frame, keep: Keep | None = None, *, thorough: bool = False, within: Box | None = None
+        self, frame: Frame, keep: Keep | None = None, *, thorough: bool | str = False, within: Box | None = None
     ) -> tuple[CardDetections, np.ndarray | None]:
         truth = self.frames.get(frame.index)
         if truth is None:

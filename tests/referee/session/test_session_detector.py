@@ -18,6 +18,7 @@ from referee.events import read_events
 from referee.referee_eval import score_round
 from referee.scripted_clip import BACKGROUND_BGR, BACKS_BGR, COLOURS_BGR, face_grey, film, two_player_round
 from referee.session import DetectorVision, ExitCode, Session, SessionSettings
+from referee.session_vision import OPENING
 from vision.detections import BACK, FACE, CardDetections
 from vision.oracle import COLOUR_INDEX
 from vision.sources import VideoSource
@@ -119,6 +120,34 @@ def test_only_the_cards_kept_are_recognised():
         Frame(0, 0.0, np.zeros((120, 320, 3), np.uint8)), keep=lambda d: d.corners[:, 0, 0] < 150
     )
     assert len(found) == 2 and reader.seen == [2]
+
+
+def test_the_opening_frames_the_seats_are_learnt_from_go_through_the_opening_plan_and_the_count_through_its_own():
+    from vision.sources import Frame
+
+    def one(name: str, used: list[str]):
+        def detector(image):
+            used.append(name)
+            return CardDetections.from_quads([[[0, 0], [59, 0], [59, 91], [0, 91]]], [BACK], [0.9])
+
+        return detector
+
+    used: list[str] = []
+
+    class Reader:
+        detector = staticmethod(one("one pass", used))
+
+        @staticmethod
+        def recogniser(image, detections):
+            return detections
+
+    vision = DetectorVision(Reader(), thorough=one("counting", used), opening=one("opening", used))
+    frame = Frame(0, 0.0, np.zeros((120, 320, 3), np.uint8))
+    for thorough in (OPENING, True, False):
+        vision.read(frame, thorough=thorough)
+    assert used == ["opening", "counting", "one pass"]
+    DetectorVision(Reader(), thorough=one("counting", used)).read(frame, thorough=OPENING)
+    assert used[-1] == "counting"  # without a plan of its own the opening is read as thoroughly as the count
 
 
 class SplitReader:
