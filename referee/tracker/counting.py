@@ -157,6 +157,14 @@ SPREAD_LINK_MM = 40.0
 a fan leaves twice that); two spreads lie a card's height or more apart."""
 
 
+@dataclass(frozen=True)
+class LaidOut:
+    """A spread laid out after the round (see :meth:`SpreadCounter.laid_out`): its middle, its cards per back."""
+
+    middle: Point
+    backs: Counter[str]
+
+
 class SpreadCounter:
     """Follows face-down cards across frames and counts them by back (see the module docstring)."""
 
@@ -386,6 +394,15 @@ class SpreadCounter:
             centre_measured=measured is not None,
             fans=mixed,
         )
+
+    def laid_out(self) -> list[LaidOut]:
+        """The spreads present now: where each lies and its cards' backs, each card's by its own vote (unknown
+        when it had none)."""
+        out = []
+        for spread in _spreads([spot for spot in self._spots if self._present(spot)], SPREAD_LINK_MM):
+            backs = Counter(_best_of(spot.votes, frozenset()) for spot in spread)
+            out.append(LaidOut(_middle(spread), backs))
+        return out
 
     def _measured_fans(
         self, spreads: Sequence[Sequence[_Spot]], whose: Sequence[str | None], total: int | None

@@ -46,7 +46,7 @@ from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
-from referee.tracker.seats import SeatSorter
+from referee.tracker.seats import Hand, SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
 
@@ -80,8 +80,15 @@ this fired 2-4 s after the stop and never in play, where a back in the centre is
 
 
 STRANGER_CARDS = 3
-"""The fewest cards of a back no hand owns, counted after the round, that name the one hand still unread (see
-:meth:`Referee._name_the_last_hand`): a strip or two read as another back are misreads."""
+"""The fewest cards of a back no hand owns, laid out after the round, that name a hand still unread (see
+:meth:`Referee._name_unread_hands`): a strip or two read as another back are misreads."""
+UNREAD_SHARE = 0.7
+"""The share of the cards of backs no hand owns, laid out before an unread hand's seat, that one back must have
+to name it: a seat cut off by the picture's edge may lay its fan near."""
+UNREAD_NEAR = 0.6
+"""Spreads nearer the middle than this share of a hand's distance are the centre's, fanned where the stacks lay
+(every player's backs), not laid out before that seat (handed-back fans lie at 0.8-0.9 of it, seed 100600, eight
+players)."""
 HOLD_S = 2.0
 """An illegal play ruled while backs lie in the centre (:data:`WIND_UP_BACKS` or more) is held until the centre
 shows none, for this long at most, and dropped if the centre is gathered meanwhile: the stacks were being turned
@@ -299,7 +306,7 @@ class Referee:
 
     def _score(self) -> list[Event]:
         count = self.counter.count(self._centre_total())
-        if self._name_the_last_hand(count):
+        if self._name_unread_hands(count):
             count = self.counter.count(self._centre_total())
         scored = score_count(
             count,
@@ -315,31 +322,45 @@ class Referee:
         self.phase = Phase.SCORED
         return [scored.event]
 
-    def _name_the_last_hand(self, count: SpreadCount) -> bool:
-        """Names the one hand still unread at the count by the one back counted that no hand owns (at least
-        :data:`STRANGER_CARDS` of it, centre and leftovers together; one of the given backs, when given): that
-        player's cards were laid out, and their seat's plays seen, with nobody's name on them. Seeds 100601 and
-        100606, four players: the red-black hand never found by the detector, its leftovers read before its seat
-        and its strips in the centre, its 18 and 7 centre cards named to nobody. True when it named one."""
+    def _name_unread_hands(self, count: SpreadCount) -> bool:
+        """Names the hands still unread at the count (a hand stack never read, or never found: see
+        :meth:`SeatSorter.with_missing_hands`) by the backs laid out after the round: that player's cards were laid
+        out, and their seat's plays seen, with nobody's name on them. A hand is the back no hand owns that the
+        spreads laid out before its seat (its fan handed back, its leftovers) read on at least
+        :data:`STRANGER_CARDS` cards and :data:`UNREAD_SHARE` of such cards there, a back no other hand is named
+        by; and the one hand left unread, the one back counted that no hand owns. Seeds 100601 and 100606, four
+        players: the red-black hand never found, its 18 and 7 centre cards named to nobody. True when it named
+        one."""
         sorter = self.counter.sorter
         if self.seat_watch is None or not isinstance(sorter, SeatSorter):
             return False
-        hands = sorter.hands()
-        unread = [hand for hand in hands if hand.owner is None]
-        owned = {hand.owner for hand in hands}
-        counted = Counter(count.centre) + Counter(count.leftover)
+        owned = {hand.owner for hand in sorter.hands() if hand.owner}
         players = set(self.backs) if self.backs else None
-        strangers = [
-            back
-            for back, n in counted.items()
-            if back not in owned
-            and back != UNKNOWN_BACK
-            and n >= STRANGER_CARDS
-            and (players is None or back in players)
-        ]
-        if len(unread) != 1 or len(strangers) != 1:
+
+        def stranger(back: str) -> bool:
+            return back not in owned and back != UNKNOWN_BACK and (players is None or back in players)
+
+        before: dict[Hand, Counter[str]] = {}
+        for spread in self.counter.laid_out():
+            hand = sorter.hand_before(spread.middle)
+            near = hand is not None and math.dist(spread.middle, sorter.middle) >= UNREAD_NEAR * hand.radius
+            if hand is not None and hand.owner is None and near:
+                before.setdefault(hand, Counter()).update({b: n for b, n in spread.backs.items() if stranger(b)})
+        named: dict[Hand, str] = {}
+        for hand, backs in before.items():
+            if backs:
+                back, n = backs.most_common(1)[0]
+                if n >= STRANGER_CARDS and n >= UNREAD_SHARE * sum(backs.values()):
+                    named[hand] = back
+        named = {hand: back for hand, back in named.items() if list(named.values()).count(back) == 1}
+        unread = [hand for hand in sorter.hands() if hand.owner is None and hand not in named]
+        counted = Counter(count.centre) + Counter(count.leftover)
+        left = [b for b, n in counted.items() if stranger(b) and n >= STRANGER_CARDS and b not in named.values()]
+        if len(unread) == 1 and len(left) == 1:
+            named[unread[0]] = left[0]
+        if not named:
             return False
-        sorter = sorter.with_hands_named({(unread[0].radius, unread[0].angle): strangers[0]})
+        sorter = sorter.with_hands_named({(hand.radius, hand.angle): back for hand, back in named.items()})
         self.seat_watch.reseat(sorter)
         self.counter.sorter = sorter
         return True

@@ -340,6 +340,34 @@ class SeatSorter:
             return self
         return SeatSorter([*self.places, *added], self.middle, self.view, turn)
 
+    def hand_before(self, point: Point) -> Hand | None:
+        """The hand stack whose seat a card laid out at ``point`` lies in line with (the seat's places, the hand
+        among them, within :data:`IN_LINE_MM` of the line from the middle through the card): a fan handed back
+        to that seat, or its leftovers. None while the way round is unknown, or in line with no seat or two.
+
+        >>> row = [Sighting.face_at(c, (x, -500.0)) for c, x in (("r1", 100.0), ("g2", 175.0), ("b3", 250.0))]
+        >>> sorter = SeatSorter.from_opening([*row, Sighting.back_at("red-red", (0.0, 500.0))], middle=(0.0, 0.0))
+        >>> seats = SeatSorter(sorter.places, sorter.middle, turn=-1).with_missing_hands()
+        >>> seats.hand_before((180.0, -400.0)) == seats.hands()[1], seats.hand_before((-400.0, 0.0))
+        (True, None)
+        """
+        turn = self.turn
+        if turn is None:
+            return None
+        radius, angle = _polar(point, self.middle)
+        hands = self.hands()
+        seats: list[Hand] = []
+        for hand in hands:
+            own = [_Place(hand.radius, hand.angle, hand.owner, True)]
+            own += [
+                p
+                for p in self.places
+                if not p.hand and self.seat_of(p.radius, p.angle, turn, depth=MISSING_HAND_DEPTH_MM) == hand
+            ]
+            if any(_sideways(p, radius, angle) <= IN_LINE_MM for p in own):
+                seats.append(hand)
+        return seats[0] if len(seats) == 1 else None
+
     def hands(self) -> list[Hand]:
         """The hand stacks: the face-down places at the opening, one per place (read in several frames), each
         named by the owner most of its readings gave."""

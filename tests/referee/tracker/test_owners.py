@@ -321,3 +321,53 @@ def test_only_a_row_of_faces_in_no_seat_gets_a_hand_of_its_own() -> None:
     added = SeatSorter(unseen_hand.places, unseen_hand.middle, turn=-1).with_missing_hands().hands()
     assert len(added) == 2 and added[1].owner is None
     assert math.dist(at(-math.pi / 2, 0.0), (radius * math.cos(added[1].angle), radius * math.sin(added[1].angle))) < 5
+
+
+def test_seats_whose_hand_stacks_were_never_found_are_named_by_the_backs_laid_out_before_each() -> None:
+    """Two seats' hand stacks never seen, so no one back left over names the last: each is named by the back its
+    own leftovers, laid out beyond its row, read as."""
+    radius, step = 400.0, 1.1 * CARD_WIDTH_MM
+
+    def at(angle: float, along_mm: float, r: float = radius) -> tuple[float, float]:
+        a = angle - along_mm / radius  # each seat's places run clockwise from its hand
+        return (r * math.cos(a), r * math.sin(a))
+
+    red, blue, green = math.pi / 2, -math.pi / 2, 0.0
+    rows = {
+        **{card: at(red, (k + 2) * step) for k, card in enumerate(("r1", "r2", "r3"))},
+        **{card: at(blue, (k + 2) * step) for k, card in enumerate(("b1", "b2", "y9"))},
+        **{card: at(green, (k + 2) * step) for k, card in enumerate(("g1", "y8", "r9"))},
+    }
+    opening = [Sighting.back_at("red-red", at(red, 0.0))]
+    opening += [Sighting.face_at(Card.parse(card), where) for card, where in rows.items()]
+    seats = SeatSorter.from_opening(opening, (0.0, 0.0))
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone))
+    table = ScriptedTable(30.0)
+    plays = [("r1", 0.0), ("b1", 1.0), ("g1", 1.5), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
+    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0), "g": (0.0, 150.0)}
+    for card, t in plays:
+        table.put(t, card, stack[card[0]])
+    table.take_all(5.5)
+    for i in range(6):  # every strip of the spread misread as red-red
+        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
+    for seat, back in ((blue, "blue-blue"), (green, "green-green")):  # the leftovers, beyond each row
+        for k in (2, 3, 4):
+            table.put_back(6.0, back, at(seat, k * step, r=radius + 120.0))
+    landed = dict(plays)
+    for frame in table.frames(12.0):
+        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
+            row = [(card, where) for card, where in rows.items() if frame.t < landed.get(card, 99)]
+            discard = [("y1", at(red, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
+            faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        referee.update(frame)
+    referee.finish()
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 3, "blue-blue": 2, "green-green": 1}
+    assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3, "green-green": 3}
+    assert [referee.card_owners[(2, "b1")], referee.card_owners[(2, "b2")], referee.card_owners[(3, "g1")]] == [
+        "blue-blue",
+        "blue-blue",
+        "green-green",
+    ]
