@@ -210,7 +210,7 @@ def test_fans_handed_back_and_measured_in_the_picture_are_not_moved_by_the_owner
 def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_every_strip_reads_one_back() -> None:
     seats = SeatSorter.from_opening([Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)], (0, 0))
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
-    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=["red-red", "blue-blue"])
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue"))
     table = ScriptedTable(30.0)
     plays = [("r1", 0.0, RED), ("b1", 1.0, BLUE), ("r2", 2.0, RED), ("b2", 3.0, BLUE), ("r3", 4.0, RED)]
     stack = {"r": (0.0, 0.0), "b": (150.0, 0.0)}
@@ -256,45 +256,66 @@ def test_no_card_is_settled_when_the_players_or_the_readings_are_in_doubt():
     assert owed_by_elimination([r7, r7], [None, "green-green"], players) == {}  # a name of no known player
 
 
+SEAT_RADIUS, ROW_STEP = 400.0, 1.1 * CARD_WIDTH_MM
+NORTH, SOUTH, EAST = math.pi / 2, -math.pi / 2, 0.0
+
+
+def _seat_at(angle: float, along_mm: float, radius: float = SEAT_RADIUS) -> tuple[float, float]:
+    """A point ``along_mm`` clockwise from a hand at ``angle`` round the middle (each seat's places run so)."""
+    a = angle - along_mm / SEAT_RADIUS
+    return (radius * math.cos(a), radius * math.sin(a))
+
+
+def _round_with_one_hand_seen(
+    rows: dict[str, tuple[float, float]],
+    plays: list[tuple[str, float]],
+    laid_out: list[tuple[str, tuple[float, float]]],
+    backs: tuple[str, ...] = (),
+) -> Referee:
+    """A round whose opening shows red-red's hand stack (north) and every seat's row (``rows``: card -> place); the
+    cards of ``plays`` land on a stack per colour, vanishing from their row, glanced at every 0.5 s; after the
+    stop the centre spread is laid out with every strip misread as red-red, and the backs ``laid_out`` beside it."""
+    opening = [Sighting.back_at("red-red", _seat_at(NORTH, 0.0))]
+    opening += [Sighting.face_at(Card.parse(card), where) for card, where in rows.items()]
+    seats = SeatSorter.from_opening(opening, (0.0, 0.0))
+    assert [hand.owner for hand in seats.hands()] == ["red-red"]
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=backs)
+    table = ScriptedTable(30.0)
+    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0), "g": (0.0, 150.0)}
+    for card, t in plays:
+        table.put(t, card, stack[card[0]])
+    table.take_all(5.5)
+    for i in range(len(plays)):
+        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
+    for back, where in laid_out:
+        table.put_back(6.0, back, where)
+    landed = dict(plays)
+    for frame in table.frames(12.0):
+        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
+            row = [(card, where) for card, where in rows.items() if frame.t < landed.get(card, 99)]
+            discard = [("y1", _seat_at(NORTH, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
+            faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        referee.update(frame)
+    referee.finish()
+    assert referee.scored is not None
+    return referee
+
+
+def _row(angle: float, cards: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    return {card: _seat_at(angle, (k + 2) * ROW_STEP) for k, card in enumerate(cards)}
+
+
 def test_a_seat_whose_hand_stack_was_never_found_is_named_by_the_one_back_no_hand_owns_and_its_plays_are_its() -> None:
     """Blue-blue's hand stack is never seen (the detector can miss one in every frame): its row is, and so is the
     line of its leftovers beyond it after the round. The row gets an unread hand two steps behind its first
     face, the one back counted that no hand owns names it, and the cards that vanished from that row as they
     landed are blue-blue's, though every strip of the centre spread reads red-red."""
-    radius, step = 400.0, 1.1 * CARD_WIDTH_MM
-
-    def at(angle: float, along_mm: float) -> tuple[float, float]:
-        a = angle - along_mm / radius  # each seat's places run clockwise from its hand
-        return (radius * math.cos(a), radius * math.sin(a))
-
-    red, blue = math.pi / 2, -math.pi / 2
-    red_row = {card: at(red, (k + 2) * step) for k, card in enumerate(("r1", "r2", "r3"))}
-    blue_row = {card: at(blue, (k + 2) * step) for k, card in enumerate(("b1", "b2", "g9"))}
-    opening = [Sighting.back_at("red-red", at(red, 0.0))]
-    opening += [Sighting.face_at(Card.parse(card), where) for card, where in {**red_row, **blue_row}.items()]
-    seats = SeatSorter.from_opening(opening, (0.0, 0.0))
-    assert seats.hands() == [seats.hands()[0]] and seats.owners == ("red-red",)
-    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
-    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=["red-red", "blue-blue"])
-    table = ScriptedTable(30.0)
+    rows = {**_row(NORTH, ("r1", "r2", "r3")), **_row(SOUTH, ("b1", "b2", "g9"))}
     plays = [("r1", 0.0), ("b1", 1.0), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
-    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0)}
-    for card, t in plays:
-        table.put(t, card, stack[card[0]])
-    table.take_all(5.5)
-    for i in range(5):  # every strip of the spread misread as red-red
-        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
-    for x in (-150.0, -180.0, -210.0):  # blue-blue's leftovers, beyond its row
-        table.put_back(6.0, "blue-blue", (x, -520.0))
-    landed = dict(plays)
-    for frame in table.frames(12.0):
-        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
-            row = [(card, where) for card, where in {**red_row, **blue_row}.items() if frame.t < landed.get(card, 99)]
-            discard = [("y1", at(red, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
-            faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
-            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
-        referee.update(frame)
-    referee.finish()
+    leftovers = [("blue-blue", (x, -520.0)) for x in (-150.0, -180.0, -210.0)]  # beyond its row
+    referee = _round_with_one_hand_seen(rows, plays, leftovers, backs=("red-red", "blue-blue"))
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
     assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3}
@@ -326,48 +347,16 @@ def test_only_a_row_of_faces_in_no_seat_gets_a_hand_of_its_own() -> None:
 def test_seats_whose_hand_stacks_were_never_found_are_named_by_the_backs_laid_out_before_each() -> None:
     """Two seats' hand stacks never seen, so no one back left over names the last: each is named by the back its
     own leftovers, laid out beyond its row, read as."""
-    radius, step = 400.0, 1.1 * CARD_WIDTH_MM
-
-    def at(angle: float, along_mm: float, r: float = radius) -> tuple[float, float]:
-        a = angle - along_mm / radius  # each seat's places run clockwise from its hand
-        return (r * math.cos(a), r * math.sin(a))
-
-    red, blue, green = math.pi / 2, -math.pi / 2, 0.0
-    rows = {
-        **{card: at(red, (k + 2) * step) for k, card in enumerate(("r1", "r2", "r3"))},
-        **{card: at(blue, (k + 2) * step) for k, card in enumerate(("b1", "b2", "y9"))},
-        **{card: at(green, (k + 2) * step) for k, card in enumerate(("g1", "y8", "r9"))},
-    }
-    opening = [Sighting.back_at("red-red", at(red, 0.0))]
-    opening += [Sighting.face_at(Card.parse(card), where) for card, where in rows.items()]
-    seats = SeatSorter.from_opening(opening, (0.0, 0.0))
-    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
-    referee = Referee(RefereeSettings(sorter=seats, zone=zone))
-    table = ScriptedTable(30.0)
+    rows = {**_row(NORTH, ("r1", "r2", "r3")), **_row(SOUTH, ("b1", "b2", "y9")), **_row(EAST, ("g1", "y8", "r9"))}
     plays = [("r1", 0.0), ("b1", 1.0), ("g1", 1.5), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
-    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0), "g": (0.0, 150.0)}
-    for card, t in plays:
-        table.put(t, card, stack[card[0]])
-    table.take_all(5.5)
-    for i in range(6):  # every strip of the spread misread as red-red
-        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
-    for seat, back in ((blue, "blue-blue"), (green, "green-green")):  # the leftovers, beyond each row
-        for k in (2, 3, 4):
-            table.put_back(6.0, back, at(seat, k * step, r=radius + 120.0))
-    landed = dict(plays)
-    for frame in table.frames(12.0):
-        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
-            row = [(card, where) for card, where in rows.items() if frame.t < landed.get(card, 99)]
-            discard = [("y1", at(red, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
-            faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
-            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
-        referee.update(frame)
-    referee.finish()
+    leftovers = [
+        (back, _seat_at(seat, k * ROW_STEP, radius=SEAT_RADIUS + 120.0))
+        for seat, back in ((SOUTH, "blue-blue"), (EAST, "green-green"))
+        for k in (2, 3, 4)
+    ]
+    referee = _round_with_one_hand_seen(rows, plays, leftovers)
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 3, "blue-blue": 2, "green-green": 1}
     assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3, "green-green": 3}
-    assert [referee.card_owners[(2, "b1")], referee.card_owners[(2, "b2")], referee.card_owners[(3, "g1")]] == [
-        "blue-blue",
-        "blue-blue",
-        "green-green",
-    ]
+    owners = [referee.card_owners[(2, "b1")], referee.card_owners[(2, "b2")], referee.card_owners[(3, "g1")]]
+    assert owners == ["blue-blue", "blue-blue", "green-green"]
