@@ -76,7 +76,7 @@ class DetectorVision:
             plan = COUNTING_PLAN if thorough else None
             careful = plan and CardReader.load(model=model, conf=plan.conf, recognise=False, thorough=plan)
             reader = CardReader.load(model=model, catalogue=catalogue, threads=1 if overlap else None)
-            if not careful:
+            if not careful or not isinstance(careful.detector, ThoroughDetector):
                 return cls(reader)
             # the opening's plan runs the counting plan's own detector (one network loaded)
             opening = ThoroughDetector(careful.detector.detector, OPENING_PLAN, conf=OPENING_PLAN.conf)
