@@ -281,7 +281,6 @@ class Referee:
         self._count_since = self._t
         if self.seat_watch is not None and isinstance(self.counter.sorter, SeatSorter):
             # the hands whose owner only play read own their seats' spreads and leftovers too, and each seat runs
-            # from its hand the way play showed
             # from its hand the way play showed; a row of faces with no hand seen before it gets one, unread
             watch = self.seat_watch
             sorter = self.counter.sorter.with_hands_named(watch.learnt_owners(), watch.turn()).with_missing_hands()

@@ -329,8 +329,10 @@ class SeatSorter:
         ]
         added = []
         for row in _rows(loose):
-            # along the row the seats' way round: the hand lies behind its first face
-            row.sort(key=lambda p: turn * p.angle)
+            # along the row the seats' way round (from any of its places: a row may straddle the angle's wrap),
+            # the hand lies behind its first face
+            start = row[0].angle
+            row.sort(key=lambda p: wrap_angle(turn * (p.angle - start)))
             steps = [_apart(a, b) for a, b in pairwise(row)]
             step = sorted(steps)[len(steps) // 2]
             first = row[0]

@@ -360,3 +360,13 @@ def test_seats_whose_hand_stacks_were_never_found_are_named_by_the_backs_laid_ou
     assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3, "green-green": 3}
     owners = [referee.card_owners[(2, "b1")], referee.card_owners[(2, "b2")], referee.card_owners[(3, "g1")]]
     assert owners == ["blue-blue", "blue-blue", "green-green"]
+
+
+def test_a_row_without_a_hand_across_the_angles_wrap_gets_its_hand_behind_its_first_face() -> None:
+    """West of the middle a row's angles run from just under +pi to just over -pi; its hand still lies two of
+    its steps behind the first face the seats' way round, not in the row's middle."""
+    row = [Sighting.face_at(Card.parse(card), (-500.0, y)) for card, y in (("r1", -75.0), ("g2", 0.0), ("b3", 75.0))]
+    seats = SeatSorter.from_opening([*row, Sighting.back_at("red-red", (500.0, 0.0))], (0.0, 0.0))
+    for turn, behind in ((-1, (-456, -218)), (1, (-456, 218))):
+        hand = SeatSorter(seats.places, seats.middle, turn=turn).with_missing_hands().hands()[-1]
+        assert (round(hand.radius * math.cos(hand.angle)), round(hand.radius * math.sin(hand.angle))) == behind
