@@ -322,11 +322,7 @@ class SeatSorter:
         turn = self.turn
         if turn is None:
             return self
-        loose = [
-            p
-            for p in self.places
-            if not p.hand and self.seat_of(p.radius, p.angle, turn, depth=MISSING_HAND_DEPTH_MM) is None
-        ]
+        loose = [p for p, hand in self._faces_seated(turn) if hand is None]
         added = []
         for row in _rows(loose):
             # along the row the seats' way round (from any of its places: a row may straddle the angle's wrap),
@@ -357,18 +353,19 @@ class SeatSorter:
         if turn is None:
             return None
         radius, angle = _polar(point, self.middle)
-        hands = self.hands()
+        faces = self._faces_seated(turn)
         seats: list[Hand] = []
-        for hand in hands:
-            own = [_Place(hand.radius, hand.angle, hand.owner, True)]
-            own += [
-                p
-                for p in self.places
-                if not p.hand and self.seat_of(p.radius, p.angle, turn, depth=MISSING_HAND_DEPTH_MM) == hand
-            ]
+        for hand in self.hands():
+            own = [_Place(hand.radius, hand.angle, hand.owner, True), *(p for p, h in faces if h == hand)]
             if any(_sideways(p, radius, angle) <= IN_LINE_MM for p in own):
                 seats.append(hand)
         return seats[0] if len(seats) == 1 else None
+
+    def _faces_seated(self, turn: int) -> list[tuple[_Place, Hand | None]]:
+        """Each face-up place of the opening with the hand whose seat it lies in (None: no seat's)."""
+        return [
+            (p, self.seat_of(p.radius, p.angle, turn, depth=MISSING_HAND_DEPTH_MM)) for p in self.places if not p.hand
+        ]
 
     def hands(self) -> list[Hand]:
         """The hand stacks: the face-down places at the opening, one per place (read in several frames), each
