@@ -34,6 +34,7 @@ import numpy as np
 
 from referee.errors import CentreError
 from referee.events import Event, IllegalPlay
+from referee.session_arms import LandingArms
 from referee.session_lines import ImageLineReader
 from referee.session_result import Emitted, ExitCode, SessionResult
 from referee.session_vision import OPENING, Box, DetectorVision, OracleVision, Source, Vision
@@ -290,6 +291,7 @@ class _Loop:
         readings_per_s = result.info.fps / max(1, session.settings.stride)
         self.gate = ChangeGate(max_age=gate_max_age(session.settings.referee, readings_per_s))
         self.clock = ChangeClock()
+        self.arms = LandingArms(geometry)
         # still cards keep their readings (vision.recognise.memo), as still frames keep theirs
         self.memo = ReadingMemo() if self.settings.skip_still and self.settings.remember else None
         zone = geometry.zones.centre
@@ -312,6 +314,7 @@ class _Loop:
             raise
         if video is not None:
             video.close()
+        self.arms.tell(self.referee)
         self._record(self.referee.finish(), None)
         self.result.warnings.extend(str(w) for w in self.referee.warnings)
         self.result.stacks = self._stacks()
@@ -362,12 +365,16 @@ class _Loop:
         if frame.image is not None:
             self.lines.image = frame.image
         try:
-            return self.referee.update(sightings)
+            events = self.referee.update(sightings)
         except CentreError as exc:
             warning = f"the referee lost track at {frame.t:.1f} s ({exc}); that frame's rulings were skipped"
             if warning not in self.result.warnings:
                 self.result.warnings.append(warning)
             return []
+        # the arms that put the cards down, once the frames after each landing are in (referee.session_arms)
+        self.arms.note(events)
+        self.arms.tell(self.referee, frame.t)
+        return events
 
     def _write_video(self, image: Image, state: OverlayState) -> None:
         if hasattr(self.video_out, "write_annotated"):
@@ -411,6 +418,8 @@ class _Loop:
         if ticked is None and frame.image is not None:
             # in play the clock also watches the centre for cards lifted off piles (see ChangeClock)
             self.clock.tick(frame.image, frame.t, self._gate_region(frame.image))
+            if self.referee.watches_seats:
+                self.arms.add(self.clock.reading())
         clock = ticked if ticked is not None else self.clock.reading()
         undo = (copy.copy(self.gate), self._glanced_t, self._reading_planned)
         counting = self.referee.phase is Phase.COUNTING

@@ -389,6 +389,7 @@ class ChangeClock:
             self._rearranged,
             self._rearranged_from,
             self.fine_scale,
+            self._last,
         )
 
     def since(self, corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -409,6 +410,8 @@ class ClockReading:
     rearranged: npt.NDArray[np.float64] | None = None
     rearranged_from: npt.NDArray[np.float64] | None = None
     fine_scale: int = 4
+    picture: npt.NDArray[np.uint8] | None = None
+    """The frame's thumbnail (blurred, colour, ``scale`` image pixels per pixel), never changed in place."""
 
     def since(self, corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """See :meth:`ChangeClock.since`."""

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from referee.cards import Card
 from referee.centre import Centre
 from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, RoundStopped, StackStarted
 from referee.rules import RuleSettings
@@ -186,6 +187,12 @@ class Referee:
         """A glance at the whole table in play: the faces in front of each seat (see :mod:`referee.tracker.owners`)."""
         if self.seat_watch is not None and self.watches_seats:
             self.seat_watch.add(self._zoned(frame))
+
+    def see_arms(self, card: Card, t: float, at: Point, towards: Sequence[Point]) -> None:
+        """The arm that put ``card`` down at ``t`` (its landing event's time) at ``at``: points back along it, one
+        per frame round the landing, on the table plane (see :meth:`SeatWatch.see_arms`)."""
+        if self.seat_watch is not None:
+            self.seat_watch.see_arms(card, t, at, towards)
 
     def _hold_while_winding(self, events: list[Event], backs: int) -> list[Event]:
         """``events`` less the illegal plays ruled while backs lie in the centre (see :data:`HOLD_S`), with those

@@ -361,6 +361,52 @@ class SeatSorter:
                 seats.append(hand)
         return seats[0] if len(seats) == 1 else None
 
+    def seat_reaching(self, at: Point, toward: Point, turn: int | None) -> Hand | None:
+        """The hand stack of the seat an arm comes from that reaches ``at`` (a card it put down) from the
+        direction of ``toward`` (a point back along the arm): where the line from ``at`` through ``toward`` crosses
+        each hand's circle round the middle, the seat that crossing lies in (:meth:`seat_of`, the seats running
+        ``turn``); while the way round is unknown, the hand nearest its crossing, within
+        :data:`OWNER_REACH_MM` and clearly nearer than any other (see :data:`AMBIGUOUS`). None: the line leaves
+        by no seat.
+
+        >>> hands = [Sighting.back_at(b, p) for b, p in (("red-red", (0.0, 500.0)), ("red-pink", (500.0, 0.0)))]
+        >>> seats = SeatSorter.from_opening(hands, middle=(0.0, 0.0))
+        >>> seats.seat_reaching((40.0, 60.0), (100.0, 300.0), turn=-1).owner  # an arm from up the y axis
+        'red-red'
+        >>> seats.seat_reaching((40.0, 60.0), (300.0, 60.0), turn=None).owner  # from along the x axis
+        'red-pink'
+        >>> seats.seat_reaching((40.0, 60.0), (-300.0, -60.0), turn=-1) is None  # from where no seat is
+        True
+        """
+        dx, dy = toward[0] - at[0], toward[1] - at[1]
+        length = math.hypot(dx, dy)
+        if length == 0:
+            return None
+        ux, uy = dx / length, dy / length
+        px, py = at[0] - self.middle[0], at[1] - self.middle[1]
+        ranked: list[tuple[float, Hand]] = []
+        for hand in self.hands():
+            # |p + s u| = radius, the root ahead of the card along the arm
+            b = px * ux + py * uy
+            disc = b * b - (px * px + py * py - hand.radius * hand.radius)
+            if disc < 0 or -b + math.sqrt(disc) <= 0:
+                continue
+            s = -b + math.sqrt(disc)
+            angle = math.atan2(py + s * uy, px + s * ux)
+            if turn is not None:
+                if self.seat_of(hand.radius, angle, turn) == hand:
+                    ranked.append((wrap_angle(turn * (angle - hand.angle)) * hand.radius, hand))
+            else:
+                ranked.append((abs(wrap_angle(angle - hand.angle)) * hand.radius, hand))
+        ranked.sort(key=lambda r: r[0])
+        if not ranked:
+            return None
+        if turn is not None:
+            return ranked[0][1]
+        if ranked[0][0] > OWNER_REACH_MM or (len(ranked) > 1 and ranked[1][0] < AMBIGUOUS * ranked[0][0]):
+            return None
+        return ranked[0][1]
+
     def _faces_seated(self, turn: int) -> list[tuple[_Place, Hand | None]]:
         """Each face-up place of the opening with the hand whose seat it lies in (None: no seat's)."""
         return [

@@ -370,3 +370,52 @@ def test_a_row_without_a_hand_across_the_angles_wrap_gets_its_hand_behind_its_fi
     for turn, behind in ((-1, (-456, -218)), (1, (-456, 218))):
         hand = SeatSorter(seats.places, seats.middle, turn=turn).with_missing_hands().hands()[-1]
         assert (round(hand.radius * math.cos(hand.angle)), round(hand.radius * math.sin(hand.angle))) == behind
+
+
+# ---- the arm that put a card down (referee.session_arms feeds SeatWatch.see_arms)
+
+UP_TO_RED = [(40.0, 250.0), (45.0, 300.0), (50.0, 330.0)]
+"""Points back along an arm reaching a card at the middle from red-red's side (up the y axis), three frames."""
+
+
+def test_a_card_no_seat_saw_is_named_by_the_seat_the_arm_that_put_it_down_came_from() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    watch.see_arms(Card.parse("r7"), 4.0, (20.0, 10.0), UP_TO_RED)
+    watch.see_arms(Card.parse("g3"), 6.0, (-20.0, 10.0), [(-30.0, -250.0), (-35.0, -320.0)])
+    assert watch.owners([(Card.parse("r7"), 4.0), (Card.parse("g3"), 6.0), (Card.parse("b2"), 7.0)]) == [
+        "red-red",
+        "blue-blue",
+        None,
+    ]
+
+
+def test_arms_from_two_seats_a_hand_alone_or_another_landings_arm_name_nobody() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    # two frames from red-red's side, two from blue-blue's: another arm passing over the stack
+    watch.see_arms(Card.parse("r7"), 4.0, (20.0, 10.0), [*UP_TO_RED[:2], (30.0, -250.0), (35.0, -300.0)])
+    watch.see_arms(Card.parse("g3"), 6.0, (20.0, 10.0), [(30.0, 60.0), (25.0, 80.0)])  # the hand, no arm
+    watch.see_arms(Card.parse("b2"), 8.0, (20.0, 10.0), UP_TO_RED)  # a landing 1 s later than the one asked about
+    plays = [(Card.parse("r7"), 4.0), (Card.parse("g3"), 6.0), (Card.parse("b2"), 7.0)]
+    assert watch.owners(plays) == [None, None, None]
+
+
+def test_a_face_seen_vanishing_from_a_seat_outweighs_an_arm_and_a_player_plays_each_card_once() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 4.0)]})  # red-red's r7 vanished as the first r7 landed
+    watch.see_arms(Card.parse("r7"), 4.1, (20.0, 10.0), [(30.0, -250.0), (35.0, -300.0)])  # arm: blue-blue's
+    watch.see_arms(Card.parse("r7"), 8.0, (20.0, 10.0), UP_TO_RED)  # arm: red-red's, whose r7 is down already
+    assert watch.owners([(Card.parse("r7"), 4.1), (Card.parse("r7"), 8.0)]) == ["red-red", None]
+
+
+def test_the_seat_an_arm_comes_from_is_where_it_crosses_the_seats_running_from_their_hands() -> None:
+    # four seats whose places run clockwise from their hands: an arm crossing the circle of hands just clockwise
+    # of green-green's hand (on the +x axis) comes from green-green's seat; just counter-clockwise of it, from
+    # the seat before, red-red's (whose hand is on the +y axis)
+    seats = SeatSorter.from_opening(
+        [Sighting.back_at(b, at) for b, at in (("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))],
+        middle=(0.0, 0.0),
+    )
+    below, above = (400.0, -150.0), (400.0, 150.0)
+    assert seats.seat_reaching((0.0, 0.0), below, turn=-1).owner == "green-green"
+    assert seats.seat_reaching((0.0, 0.0), above, turn=-1).owner == "red-red"
+    assert seats.seat_reaching((0.0, 0.0), above, turn=+1).owner == "green-green"
