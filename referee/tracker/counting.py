@@ -123,6 +123,8 @@ class _Spot:
     in_zone: bool = False
     votes: dict[str, float] = field(default_factory=dict)
     hits: deque[int] = field(default_factory=deque)
+    faces: deque[int] = field(default_factory=deque)
+    """The frames in which a face was read where it lies (see :meth:`SpreadCounter._present`)."""
     quads: deque[Quad] = field(default_factory=lambda: deque(maxlen=QUADS_KEPT))
 
 
@@ -225,6 +227,14 @@ class SpreadCounter:
                 spot = _Spot(x, y, place[0] == "centre", self._index, frame.in_zone(sighting))
                 self._spots.append(spot)
             self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
+        for face in frame.faces:
+            fx, fy = face.centre
+            for spot in self._spots:
+                if abs(spot.x - fx) < self.match_mm and abs(spot.y - fy) < self.match_mm:
+                    if not spot.faces or spot.faces[-1] != self._index:
+                        spot.faces.append(self._index)
+                    while spot.faces and spot.faces[0] <= self._index - self.window:
+                        spot.faces.popleft()
 
     def _sorted(self, sighting: Sighting, frame: FrameSightings) -> tuple[str, str | None] | None:
         """The sorter's word on a card, remembered by its kind and place: while the spreads are counted one
@@ -298,9 +308,14 @@ class SpreadCounter:
         return seat or (UNKNOWN_BACK if closed else own)
 
     def _present(self, spot: _Spot) -> bool:
+        """Whether a spot is a card lying face down now: seen in at least ``min_ratio`` of the recent frames since
+        it appeared, and read as a face in fewer of them than as a back. A face lying in a row reads as a back in
+        some frames (seed 100806, four players: a red 7 and a red 6 of two rows, each counted as a leftover of
+        its seat's back); a back read as a face is rarer than that."""
         recent = sum(1 for f in self._frames if f >= spot.born)
         hits = sum(1 for h in spot.hits if h > self._index - self.window)
-        return recent > 0 and hits >= self.min_ratio * recent
+        faces = sum(1 for h in spot.faces if h > self._index - self.window)
+        return recent > 0 and hits >= self.min_ratio * recent and faces < hits
 
     @property
     def frames(self) -> int:

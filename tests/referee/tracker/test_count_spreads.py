@@ -45,6 +45,18 @@ def test_a_face_level_with_the_places_is_a_row_card_and_a_back_there_is_a_leftov
     assert sorter(laid, _frame(laid)) == ("leftover", "red-red")
 
 
+def test_a_row_card_read_as_a_back_now_and_then_is_no_leftover_but_a_back_read_as_a_face_now_and_then_is() -> None:
+    """A red 7 lying in red-red's row, boxed as a back in 4 frames of 10 (read as a face in the other 6); a back
+    laid where the row was, boxed as a face in 3 frames of 10: only the back is counted."""
+    row_card, face_of_it = Sighting.back_at("red-red", (-70.0, 405.0)), Sighting.face_at("r7", (-70.0, 405.0))
+    laid, misread = Sighting.back_at("red-red", (70.0, 405.0)), Sighting.face_at("r2", (70.0, 405.0))
+    frames = [
+        _frame(row_card if k % 5 in (0, 2) else face_of_it, misread if k % 3 == 0 and k < 9 else laid, t=60.0 + k / 30)
+        for k in range(10)
+    ]
+    assert _count(frames, _sorter())[1] == {"red-red": 1}
+
+
 def test_a_back_in_the_centre_zone_is_a_centre_card_whose_back_alone_names_its_owner() -> None:
     sorter = _sorter()
     centre = Sighting.back_at("blue-blue", (20.0, 30.0))
