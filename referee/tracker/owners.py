@@ -69,6 +69,10 @@ HAND_SHARE = 0.6
 """A hand whose owner the opening did not read is named by the back its readings in play give, once they sum to
 this much identity confidence and this share of all its readings': a stack cut by the picture's edge reads
 unsure, and a hundred glances read it as often."""
+STALE_S = 2.5
+"""A card last seen at a seat this long before it landed names that seat's player less surely than the arm that
+put it down: where the two disagreed in the four- and eight-player rounds of seeds 100800-100806, a face seen
+that long before was never right (the arm 5 times of 8), one seen sooner 39 times of 39."""
 ARM_MIN_MM = 1.5 * CARD_HEIGHT_MM
 """An arm seen running back this far from the card it put down tells its seat; a hand alone over the card, or
 the card in flight, does not tell a direction."""
@@ -192,7 +196,8 @@ class SeatWatch:
         well name nobody: a wrong name costs a player two points, a missing one is left to the spreads.
         ``stopped``: when the round stopped, after which a card seen at a seat may be a centre card carried past
         it as the centre is gathered (see :meth:`_name_by_exclusion`). A card no face seen at a seat names is named
-        by the arm that put it down (:meth:`reached`), unless that owner's copy is named already."""
+        by the arm that put it down (:meth:`reached`), unless that owner's copy is named already; and so is one
+        last seen at a seat :data:`STALE_S` or more before it landed, when the arm names another."""
         seen = self._seen()
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, self.hand_owners())]))
         named: list[str | None] = [None] * len(plays)
@@ -208,6 +213,9 @@ class SeatWatch:
             fits.sort()
             if fits and (len(fits) == 1 or fits[1][0][0] > fits[0][0][0] or fits[1][0][1] - fits[0][0][1] >= CLEAR_S):
                 owner = fits[0][1]
+                if fits[0][0][1] >= STALE_S:
+                    arm = self.reached(card, t)
+                    owner = arm if arm is not None and (arm, str(card)) not in taken else owner
                 named[i] = owner
                 taken.add((owner, str(card)))
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):

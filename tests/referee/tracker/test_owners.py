@@ -419,3 +419,13 @@ def test_the_seat_an_arm_comes_from_is_where_it_crosses_the_seats_running_from_t
     assert seats.seat_reaching((0.0, 0.0), below, turn=-1).owner == "green-green"
     assert seats.seat_reaching((0.0, 0.0), above, turn=-1).owner == "red-red"
     assert seats.seat_reaching((0.0, 0.0), above, turn=+1).owner == "green-green"
+
+
+def test_a_face_last_seen_at_a_seat_long_before_its_landing_yields_to_the_arm_that_put_the_card_down() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    # red-red's r7 last seen 4 s before the first r7 landed, its g2 half a second before the g2 landed
+    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 1.0), ("g2", 0.0, 5.0)]})
+    from_blue = [(30.0, -250.0), (35.0, -300.0), (40.0, -330.0)]
+    watch.see_arms(Card.parse("r7"), 5.0, (20.0, 10.0), from_blue)
+    watch.see_arms(Card.parse("g2"), 5.5, (20.0, 10.0), from_blue)
+    assert watch.owners([(Card.parse("r7"), 5.0), (Card.parse("g2"), 5.5)]) == ["blue-blue", "red-red"]
