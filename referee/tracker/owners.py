@@ -133,11 +133,12 @@ class SeatWatch:
     def reached(self, card: Card, t: float) -> str | None:
         """The owner of the seat the arm that put ``card`` down at ``t`` came from (see :data:`ARM_SHARE`); None
         when no arm was seen long enough, or from no one seat."""
+        return self._reached(card, t, self.turn(), self.hand_owners())
+
+    def _reached(self, card: Card, t: float, turn: int | None, owners: Sequence[str | None]) -> str | None:
         arms = [(at, towards) for landed, at, towards in self.arms.get(str(card), ()) if abs(landed - t) <= ARM_MATCH_S]
         if not arms:
             return None
-        turn = self.turn()
-        owners = self.hand_owners()
         votes: Counter[str | None] = Counter()
         for at, towards in arms:
             for toward in towards:
@@ -199,7 +200,8 @@ class SeatWatch:
         by the arm that put it down (:meth:`reached`), unless that owner's copy is named already; and so is one
         last seen at a seat :data:`STALE_S` or more before it landed, when the arm names another."""
         seen = self._seen()
-        everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, self.hand_owners())]))
+        turn, hand_owners = self.turn(), self.hand_owners()
+        everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, hand_owners)]))
         named: list[str | None] = [None] * len(plays)
         taken: set[tuple[str, str]] = set()
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
@@ -214,13 +216,13 @@ class SeatWatch:
             if fits and (len(fits) == 1 or fits[1][0][0] > fits[0][0][0] or fits[1][0][1] - fits[0][0][1] >= CLEAR_S):
                 owner = fits[0][1]
                 if fits[0][0][1] >= STALE_S:
-                    arm = self.reached(card, t)
+                    arm = self._reached(card, t, turn, hand_owners)
                     owner = arm if arm is not None and (arm, str(card)) not in taken else owner
                 named[i] = owner
                 taken.add((owner, str(card)))
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
-            arm = self.reached(card, t) if named[i] is None else None
+            arm = self._reached(card, t, turn, hand_owners) if named[i] is None else None
             if arm is not None and (arm, str(card)) not in taken:
                 named[i] = arm
                 taken.add((arm, str(card)))
