@@ -22,7 +22,7 @@ counts by hand too.
 from __future__ import annotations
 
 import math
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -227,10 +227,22 @@ class SpreadCounter:
                 spot = _Spot(x, y, place[0] == "centre", self._index, frame.in_zone(sighting))
                 self._spots.append(spot)
             self._see(spot, sighting, place[1] or sighting.back or UNKNOWN_BACK)
-        for face in frame.faces:
+        self._see_faces(frame.faces)
+
+    def _see_faces(self, faces: Sequence[Sighting]) -> None:
+        """Marks the spots a face was read at this frame (see :meth:`_present`); the spots filed by
+        ``match_mm`` squares, so that each face looks at its own square and those round it."""
+        if not faces or not self._spots:
+            return
+        size = self.match_mm
+        squares: dict[tuple[int, int], list[_Spot]] = defaultdict(list)
+        for spot in self._spots:
+            squares[(math.floor(spot.x / size), math.floor(spot.y / size))].append(spot)
+        for face in faces:
             fx, fy = face.centre
-            for spot in self._spots:
-                if abs(spot.x - fx) < self.match_mm and abs(spot.y - fy) < self.match_mm:
+            i, j = math.floor(fx / size), math.floor(fy / size)
+            for spot in (s for di in (-1, 0, 1) for dj in (-1, 0, 1) for s in squares.get((i + di, j + dj), ())):
+                if abs(spot.x - fx) < size and abs(spot.y - fy) < size:
                     if not spot.faces or spot.faces[-1] != self._index:
                         spot.faces.append(self._index)
                     while spot.faces and spot.faces[0] <= self._index - self.window:
