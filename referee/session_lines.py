@@ -17,10 +17,6 @@ from referee.tracker.fan_length import LineLength
 from vision.geometry import TableGeometry
 from vision.shingles import measure_shingles
 
-EDGE_PX = 12.0
-"""A line whose boxes reach further out of the picture than this is cut by its edge: its extent is unknown (a
-box may stick out a few pixels past a card that the picture still holds whole)."""
-
 
 class ImageLineReader:
     """Measures lines of cards in :attr:`image`, the latest picture the session saw, through :attr:`geometry`
@@ -33,10 +29,7 @@ class ImageLineReader:
     def __call__(self, quads: Sequence[Quad], card_mm: float) -> LineLength | None:
         if self.image is None or self.geometry is None or len(quads) < 2:
             return None
-        height, width = self.image.shape[:2]
         boxes = self.geometry.to_image(np.asarray(quads, np.float64).reshape(-1, 2)).reshape(-1, 4, 2)
-        if boxes.min() < -EDGE_PX or boxes[..., 0].max() > width + EDGE_PX or boxes[..., 1].max() > height + EDGE_PX:
-            return None
         centres = boxes.mean(axis=1)
         _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
         axis = vt[0]

@@ -136,6 +136,10 @@ one by one in them: fewer, and a whole spread may have been missed, whose cards 
 ALIKE_CARDS = 4
 ALIKE_SHARE = 0.7
 """A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
+STRAY_CARDS = 3
+"""A centre spread of fewer cards than this is a stray: too short to show whose fan it is by where it lies."""
+ONE_CARD_MM = CARD_WIDTH_MM / 4
+"""Spots this close are one card boxed twice (a fan's step is 10-30 mm)."""
 SORTED_KEPT = 20_000
 """How many cards' places the sorter's word is remembered for before the memory starts afresh (see
 ``SpreadCounter._sorted``): a count sees a few hundred places."""
@@ -362,6 +366,7 @@ class SpreadCounter:
                 getattr(self.sorter, "owner_at", None),
                 getattr(self.sorter, "before_an_unread_seat", None),
             )
+        in_a_row_slot = getattr(self.sorter, "in_a_row_slot", None)
         fans: list[tuple[list[_Spot], Counter[str]]] = []
         whose: list[str | None] = []  # each centre fan's one owner, when it is one player's
         for spread in spreads:
@@ -380,8 +385,11 @@ class SpreadCounter:
             elif sum(spot.in_centre for spot in spread) * 2 > len(spread):
                 fans.append((spread, Counter({back: len(spread)})))
                 whose.append(back)
+            elif in_a_row_slot is not None and all(in_a_row_slot((spot.x, spot.y)) for spot in spread):
+                continue  # a row card boxed as a back: it keeps its slot, and counts for nothing
             else:
                 leftover[back] += self._line_cards(spread)
+        _strays_to_their_fans(fans, whose)
         seen = sum(len(spread) for spread, _ in fans)
         measured = self._measured_fans([spread for spread, _ in fans], whose, centre_total)
         fitted = None if measured is not None else self._fitted([spread for spread, _ in fans], centre_total, seen)
@@ -448,7 +456,7 @@ class SpreadCounter:
         cards: list[float] = []
         for spread in spreads:
             card, line = self._read_line(spread) if len(spread) >= 2 else (_card_along(spread), None)
-            if len(spread) >= 2 and line is None:
+            if len(spread) >= 2 and line is None and not _one_card(spread):
                 return None
             lines.append(line or LineLength(card, ()))
             cards.append(card)
@@ -487,6 +495,30 @@ class SpreadCounter:
             return None
         fans = [Fan.of([((s.x, s.y), tuple(s.quads)) for s in spread]) for spread in spreads]
         return fill_missing([len(spread) for spread in spreads], fans, total)
+
+
+def _strays_to_their_fans(fans: list[tuple[list[_Spot], Counter[str]]], whose: list[str | None]) -> None:
+    """Gives a centre spread of a card or two, no one's by its place, to the player whose handed-back fan its
+    back names, when it is one of them (in place): the rules' sorting lays each player's centre cards together,
+    and a card left a little apart from its fan is still that player's (seeds 100702 and 100705, four players:
+    a red-black card beside red-black's fan, read red-black in every frame, kept the four fans from being
+    measured)."""
+    handed = {owner for owner in whose if owner is not None}
+    for i, (spread, _) in enumerate(fans):
+        if whose[i] is not None or len(spread) >= STRAY_CARDS or not handed:
+            continue
+        votes: Counter[str] = Counter()
+        for spot in spread:
+            votes.update(spot.votes)
+        back = _best_of(votes, frozenset())
+        if back in handed:
+            whose[i] = back
+            fans[i] = (spread, Counter({back: len(spread)}))
+
+
+def _one_card(spread: Sequence[_Spot]) -> bool:
+    """Whether a spread's spots all lie within :data:`ONE_CARD_MM` of each other: one card boxed twice."""
+    return all(math.dist((a.x, a.y), (b.x, b.y)) <= ONE_CARD_MM for a in spread for b in spread)
 
 
 def _card_along(spread: Sequence[_Spot]) -> float:

@@ -8,7 +8,9 @@ player's places and the centre; and the player's Ligretto-pile leftovers, laid o
 seen after the round is sorted by its distance from the table's middle, compared with the places in line with
 it: nearer the middle than those places it is a centre card, farther it is a leftover (face up too). Level with
 them, a face is a row card and counts for nothing, and a back is a leftover laid where the row was (the hands are
-turned up after the round, so the only backs left lying are cards laid out to count).
+turned up after the round, so the only backs left lying are cards laid out to count), unless it lies in a slot
+where a face lay at the opening: row cards keep their slots, so a back read there is a row card misread
+(:meth:`SeatSorter.in_a_row_slot`).
 
 A card laid out in front of a player is that player's: the seat's owner is a surer witness than a back read on
 a thin strip of a fanned card. The owner is the back read on the seat's face-down cards before play (None when
@@ -62,6 +64,13 @@ LEFTOVER_BEYOND_MM = CARD_HEIGHT_MM
 LEFTOVER_HALF_LINE_MM = 4.5 * CARD_WIDTH_MM / 2
 """Half the length of a full pile's leftover line (ten cards, each about half over the last)."""
 
+
+ROW_SLOT_MM = CARD_WIDTH_MM / 2
+"""A card whose centre lies this close to a face seen at the opening lies in that row slot. A row card stays face
+up in its slot after the round, yet the detector boxes one now and then as a back, in every frame (seed 100805:
+a blue 6, 120 of 120); cards laid out to count lie a card's height or more beyond the row (leftover lines'
+cards 91-123 mm from the nearest slot, 14 four-player rounds, seeds 100700-100706 and 100800-100806; the row
+cards read as backs, 1-5 mm)."""
 
 SEAT_GAP = 1.2
 """Hands lying round the middle with no gap between neighbours wider than this many times an even share of the
@@ -250,6 +259,20 @@ class SeatSorter:
         if not unread or self._owner_near(radius, angle) is not None:
             return False
         return any(_sideways(_Place(h.radius, h.angle, None, True), radius, angle) <= OWNER_REACH_MM for h in unread)
+
+    def in_a_row_slot(self, point: Point) -> bool:
+        """Whether a card at ``point`` lies in a row slot: within :data:`ROW_SLOT_MM` of a face seen there at the
+        opening (a slot keeps a face all round: a card played from it is replaced from the pile).
+
+        >>> places = [Sighting.back_at("red-red", (0.0, 500.0)), Sighting.face_at("g4", (70.0, 500.0))]
+        >>> sorter = SeatSorter.from_opening(places, middle=(0.0, 0.0))
+        >>> sorter.in_a_row_slot((74.0, 497.0)), sorter.in_a_row_slot((70.0, 600.0)), sorter.in_a_row_slot((0.0, 500.0))
+        (True, False, False)
+        """
+        return any(
+            not p.hand and math.dist(point, _cartesian(p.radius, p.angle, self.middle)) <= ROW_SLOT_MM
+            for p in self.places
+        )
 
     def handed_back_to(self, centres: Sequence[Point]) -> str | None:
         """The owner a fan of centre cards was handed back to, when it lies as the rules' sorting lays one: in
@@ -523,6 +546,10 @@ def wrap_angle(angle: float) -> float:
 def _polar(point: Point, middle: Point) -> tuple[float, float]:
     dx, dy = point[0] - middle[0], point[1] - middle[1]
     return math.hypot(dx, dy), math.atan2(dy, dx)
+
+
+def _cartesian(radius: float, angle: float, middle: Point) -> Point:
+    return middle[0] + radius * math.cos(angle), middle[1] + radius * math.sin(angle)
 
 
 def _sideways(place: _Place, radius: float, angle: float) -> float:

@@ -86,3 +86,24 @@ def test_an_extent_far_from_the_boxes_own_is_not_believed() -> None:
     picture, _ = _line(3, 20)
     _, boxes = _line(6, 20)
     assert measure_shingles(picture, boxes, float(CARD[0])) is None
+
+
+def _cut_at_the_top(picture: np.ndarray, quads: np.ndarray, out_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """The picture cropped from above so that the boxes reach ``out_px`` pixels out of its top edge."""
+    rows = round(float(quads[..., 1].min()) + out_px)
+    shifted = quads.copy()
+    shifted[..., 1] -= rows
+    return np.ascontiguousarray(picture[rows:]), shifted
+
+
+def test_a_line_whose_last_card_the_pictures_edge_cuts_a_little_is_still_measured() -> None:
+    # a leftover line before a seat at the picture's edge: its last card's corner out of the picture
+    picture, quads = _cut_at_the_top(*_line(6, 20, angle=-45.0), out_px=18.0)
+    measured = measure_shingles(picture, quads, float(CARD[0]))
+    assert measured is not None
+    assert measured.extent_px == pytest.approx(20 * 5 + CARD[0], abs=8)
+
+
+def test_a_line_running_far_out_of_the_picture_is_not_measured() -> None:
+    picture, quads = _cut_at_the_top(*_line(6, 20, angle=-45.0), out_px=60.0)
+    assert measure_shingles(picture, quads, float(CARD[0])) is None

@@ -47,14 +47,25 @@ def test_a_face_level_with_the_places_is_a_row_card_and_a_back_there_is_a_leftov
 
 def test_a_row_card_read_as_a_back_now_and_then_is_no_leftover_but_a_back_read_as_a_face_now_and_then_is() -> None:
     """A red 7 lying in red-red's row, boxed as a back in 4 frames of 10 (read as a face in the other 6); a back
-    laid where the row was, boxed as a face in 3 frames of 10: only the back is counted."""
+    laid level with the row, between two of its cards, boxed as a face in 3 frames of 10: only the back is
+    counted."""
     row_card, face_of_it = Sighting.back_at("red-red", (-70.0, 405.0)), Sighting.face_at("r7", (-70.0, 405.0))
-    laid, misread = Sighting.back_at("red-red", (70.0, 405.0)), Sighting.face_at("r2", (70.0, 405.0))
+    laid, misread = Sighting.back_at("red-red", (35.0, 405.0)), Sighting.face_at("r2", (35.0, 405.0))
     frames = [
         _frame(row_card if k % 5 in (0, 2) else face_of_it, misread if k % 3 == 0 and k < 9 else laid, t=60.0 + k / 30)
         for k in range(10)
     ]
     assert _count(frames, _sorter())[1] == {"red-red": 1}
+
+
+def test_a_row_card_boxed_as_a_back_in_every_frame_keeps_its_slot_and_is_no_leftover() -> None:
+    """Row cards stay face up in their slots after the round: a back read in a slot where a face lay at the
+    opening is the row card misread (seed 100805: a blue 6, 120 frames of 120), while a line laid out beyond the
+    row is counted."""
+    in_slot = Sighting.back_at("red-red", (73.0, 404.0))
+    beyond = [Sighting.back_at("red-red", (x, 400.0 + 1.5 * CARD_HEIGHT_MM)) for x in (-20.0, 0.0, 20.0)]
+    frames = [_frame(in_slot, *beyond, t=60.0 + k / 30) for k in range(10)]
+    assert _count(frames, _sorter())[1] == {"red-red": 3}
 
 
 def test_a_back_in_the_centre_zone_is_a_centre_card_whose_back_alone_names_its_owner() -> None:
@@ -238,6 +249,24 @@ def test_fans_handed_back_sorted_are_counted_by_their_extents_in_the_picture_to_
 
 def test_fans_whose_extents_fit_no_count_adding_up_to_the_total_are_counted_as_before() -> None:
     assert _handed_back_fans(_fans_in_the_picture, 40) == _handed_back_fans(None, 40)
+
+
+def test_a_card_left_apart_from_its_fan_and_read_as_its_back_is_that_fans_and_the_fans_are_still_measured() -> None:
+    """The centre handed back sorted, and one red-red card lying 50 mm beyond red's fan, boxed twice: too short a
+    spread to show whose it is by where it lies, it is red's by its back, so every spread is one player's."""
+    red = [Sighting.back_at("red-red", (-40.0 + 11.0 * i, 244.0)) for i in range(9)]
+    blue = [Sighting.back_at("blue-blue", (-20.0 + 14.0 * i, -244.0)) for i in range(4)]
+    apart = [Sighting.back_at("red-red", (100.0, 244.0)), Sighting.back_at("red-red", (100.0, 251.0))]
+
+    def picture(quads: Sequence[Quad], card: float) -> LineLength | None:
+        return None if min(x for quad in quads for x, _ in quad) > 60.0 else _fans_in_the_picture(quads, card)
+
+    counter = SpreadCounter(_sorter(), line_reader=picture)
+    for k in range(10):
+        counter.add(_frame(*red, *blue, *apart, t=60.0 + k / 30))
+    count = counter.count(14)
+    assert count.centre_measured
+    assert count.centre == {"blue-blue": 5, "red-red": 9}
 
 
 def test_a_fitted_centre_count_says_how_many_cards_were_seen_one_by_one() -> None:
