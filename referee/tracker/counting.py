@@ -158,6 +158,8 @@ LYING_ON_MM = 10.0
 """A card left alone whose centre lies this close to another's outline lies on it (or under it): one spread (see
 :func:`_spreads`). Spreads apart (a leftover line and the centre fan before the same seat) lie a card's height or
 more apart."""
+OVERLAP_SHARE = 0.2
+"""A card left alone whose outline overlaps another's by this share of the smaller lies on it: one spread."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -617,8 +619,9 @@ def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
     that lies on it (its centre on the other's outline grown by :data:`LYING_ON_MM`, or the other's on its): a
     fan's top card lies whole along the fan, its centre half a card from the strip below, and cut off it, it was
     taken for a leftover of its own (a rendered two-player round, seed 100305: a centre fan's top card counted a
-    red-red leftover, two points off). Only a card left alone: two lines of cards lying close (eight players'
-    leftovers) stay two."""
+    red-red leftover, two points off; the sample round: a leftover line's top card, boxed twice, cut a line of 5
+    into 4 and 2 spots, counted 2 and 2). Only a card left alone (its spots all within :data:`ONE_CARD_MM`): two
+    lines of cards lying close (eight players' leftovers) stay two."""
     parent = list(range(len(spots)))
 
     def root(i: int) -> int:
@@ -632,14 +635,17 @@ def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
             b = spots[j]
             if abs(a.x - b.x) <= link and abs(a.y - b.y) <= link and math.hypot(a.x - b.x, a.y - b.y) <= link:
                 parent[root(i)] = root(j)
-    # a card left alone joins the spread it lies on, or that lies on it
-    alone = Counter(root(i) for i in range(len(spots)))
+    # a card left alone (boxed once, or twice) joins the spread it lies on, or that lies on it
+    chains: dict[int, list[_Spot]] = {}
+    for i, spot in enumerate(spots):
+        chains.setdefault(root(i), []).append(spot)
+    alone = {r for r, chain in chains.items() if _one_card(chain)}
     outlines = [_grown(spot.quads[-1], LYING_ON_MM) if spot.quads else None for spot in spots]
     for i, a in enumerate(spots):
-        if alone[root(i)] != 1:
+        if root(i) not in alone:
             continue
         for j, b in enumerate(spots):
-            if j != i and (_lies_on(a, outlines[j]) or _lies_on(b, outlines[i])):
+            if root(j) != root(i) and (_lies_on(a, outlines[j]) or _lies_on(b, outlines[i]) or _overlapping(a, b)):
                 parent[root(i)] = root(j)
                 break
     groups: dict[int, list[_Spot]] = {}
@@ -660,6 +666,53 @@ def _grown(quad: Quad, by: float) -> tuple[Point, ...]:
 
 def _lies_on(spot: _Spot, outline: tuple[Point, ...] | None) -> bool:
     return outline is not None and point_in_polygon((spot.x, spot.y), outline)
+
+
+def _overlapping(a: _Spot, b: _Spot) -> bool:
+    """Whether the two cards' latest outlines overlap by :data:`OVERLAP_SHARE` of the smaller: one lies on the
+    other (a line's top card, whole, half over the strip below: its centre a strip and half a card from the
+    strip's, 40-45 mm at a 20-30 mm step)."""
+    if not a.quads or not b.quads:
+        return False
+    first, second = tuple(a.quads[-1]), tuple(b.quads[-1])
+    smaller = min(abs(_area(first)), abs(_area(second)))
+    return smaller > 0 and abs(_area(_clipped(first, second))) >= OVERLAP_SHARE * smaller
+
+
+def _area(polygon: Sequence[Point]) -> float:
+    """The signed area of a polygon (shoelace)."""
+    following = [*polygon[1:], *polygon[:1]]
+    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, following, strict=True))
+
+
+def _clipped(subject: Sequence[Point], clip: Sequence[Point]) -> list[Point]:
+    """``subject`` clipped to the convex polygon ``clip`` (Sutherland-Hodgman), either winding."""
+    sign = 1.0 if _area(clip) >= 0 else -1.0
+    out = list(subject)
+    for a, b in zip(clip, [*clip[1:], *clip[:1]], strict=True):
+        points, out = out, []
+        for k, here in enumerate(points):
+            before = points[k - 1]
+            if _left_of(a, b, here, sign):
+                if not _left_of(a, b, before, sign):
+                    out.append(_crossing(a, b, before, here))
+                out.append(here)
+            elif _left_of(a, b, before, sign):
+                out.append(_crossing(a, b, before, here))
+    return out
+
+
+def _left_of(a: Point, b: Point, p: Point, sign: float) -> bool:
+    """Whether ``p`` lies on the inner side of the edge ``a`` -> ``b`` of a polygon wound as ``sign`` says."""
+    return sign * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) >= 0
+
+
+def _crossing(a: Point, b: Point, p: Point, q: Point) -> Point:
+    """Where the segment ``p`` -> ``q`` crosses the line through ``a`` and ``b``."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    t = (ex * (p[1] - a[1]) - ey * (p[0] - a[0])) / (ey * dx - ex * dy)
+    return p[0] + t * dx, p[1] + t * dy
 
 
 def with_owners(count: SpreadCount, named: Mapping[str, int], total: int) -> SpreadCount:

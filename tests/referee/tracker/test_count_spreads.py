@@ -325,6 +325,29 @@ def test_a_fans_top_card_lying_whole_along_it_is_of_the_fan_though_its_middle_li
     assert _count(frames, _sorter()) == ({"red-red": 5}, {})
 
 
+def test_a_lines_top_card_boxed_twice_lies_on_the_card_below_and_is_of_the_line() -> None:
+    # a leftover line laid at a 24 mm step: four cards, then the top card, boxed twice (10 mm apart), its middle
+    # 43 mm past the last one's, its outline over a quarter of that card's (the sample round's red-red line)
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    line = [Sighting.back_at("red-red", (24.0 * i, y)) for i in range(4)]
+    top = [Sighting.back_at("red-red", (115.0, y)), Sighting.back_at("red-red", (125.0, y))]
+    counter = SpreadCounter(_sorter())
+    for k in range(10):
+        counter.add(_frame(*line, *top, t=60.0 + k / 30))
+    assert [sum(spread.backs.values()) for spread in counter.laid_out()] == [6]
+
+
+def test_two_lines_lying_side_by_side_stay_two() -> None:
+    # eight players' leftover lines, a card's width apart: no card of one is left alone on the other
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    first = [Sighting.back_at("red-red", (24.0 * i, y)) for i in range(3)]
+    second = [Sighting.back_at("blue-blue", (150.0 + 24.0 * i, y)) for i in range(3)]
+    counter = SpreadCounter(_sorter())
+    for k in range(10):
+        counter.add(_frame(*first, *second, t=60.0 + k / 30))
+    assert sorted(sum(spread.backs.values()) for spread in counter.laid_out()) == [3, 3]
+
+
 def _line_frames(xs: list[float]) -> list[FrameSightings]:
     y = 400.0 + 1.2 * CARD_HEIGHT_MM
     return [_frame(*(Sighting.back_at("red-red", (x, y)) for x in xs), t=60.0 + k / 30) for k in range(10)]
