@@ -160,6 +160,9 @@ LYING_ON_MM = 10.0
 more apart."""
 OVERLAP_SHARE = 0.2
 """A card left alone whose outline overlaps another's by this share of the smaller lies on it: one spread."""
+TOUCHING_MM = 2 * CARD_HEIGHT_MM
+"""Cards whose centres lie farther apart than this along either axis cannot lie on one another (two cards touch
+within a card's diagonal, 108 mm; a detector's box is seldom more than a card too big)."""
 SPREAD_LINK_MM = 40.0
 """Cards of one spread lie this close to the next (a fanned card shows a strip of 10-30 mm; one card missed in
 a fan leaves twice that); two spreads lie a card's height or more apart."""
@@ -645,6 +648,8 @@ def _spreads(spots: Sequence[_Spot], link: float) -> list[list[_Spot]]:
         if root(i) not in alone:
             continue
         for j, b in enumerate(spots):
+            if abs(a.x - b.x) > TOUCHING_MM or abs(a.y - b.y) > TOUCHING_MM:
+                continue  # too far apart to touch: the outlines' tests cost a count's hundreds of cards dearly
             if root(j) != root(i) and (_lies_on(a, outlines[j]) or _lies_on(b, outlines[i]) or _overlapping(a, b)):
                 parent[root(i)] = root(j)
                 break
