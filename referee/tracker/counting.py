@@ -25,6 +25,7 @@ import math
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.centre import Stack
@@ -374,6 +375,7 @@ class SpreadCounter:
         in_a_row_slot = getattr(self.sorter, "in_a_row_slot", None)
         fans: list[tuple[list[_Spot], Counter[str]]] = []
         whose: list[str | None] = []  # each centre fan's one owner, when it is one player's
+        lines: dict[str, list[list[_Spot]]] = {}  # the leftover spreads, by back
         for spread in spreads:
             votes: Counter[str] = Counter()
             for spot in spread:
@@ -393,7 +395,10 @@ class SpreadCounter:
             elif in_a_row_slot is not None and all(in_a_row_slot((spot.x, spot.y)) for spot in spread):
                 continue  # a row card boxed as a back: it keeps its slot, and counts for nothing
             else:
-                leftover[back] += self._line_cards(spread)
+                lines.setdefault(back, []).append(spread)
+        for back, parts in lines.items():
+            for line in _joined_lines(parts):
+                leftover[back] += self._line_cards(line)
         _strays_to_their_fans(fans, whose)
         seen = sum(len(spread) for spread, _ in fans)
         measured = self._measured_fans([spread for spread, _ in fans], whose, centre_total)
@@ -519,6 +524,55 @@ def _strays_to_their_fans(fans: list[tuple[list[_Spot], Counter[str]]], whose: l
         if back in handed:
             whose[i] = back
             fans[i] = (spread, Counter({back: len(spread)}))
+
+
+def _joined_lines(parts: Sequence[Sequence[_Spot]]) -> list[list[_Spot]]:
+    """One back's leftover spreads, those lying end to end along one line joined: a strip missed in the middle of
+    a line leaves a gap wider than :data:`SPREAD_LINK_MM` that cuts it in two (seed 100904, four players: the
+    red-black line of 5, its spots 2 and 3 with 50 mm between, counted 2 and 2; measured whole, 5). Joined are
+    parts of two cards or more each (a line's, with a direction), at most :data:`LINE_GAP_MM` apart, each running
+    within :data:`LINE_TURN_DEG` of the way from one to the other; a player has one leftover pile."""
+    joined = [list(part) for part in parts]
+    merged = True
+    while merged:
+        merged = False
+        for i, j in combinations(range(len(joined)), 2):
+            if _end_to_end(joined[i], joined[j]):
+                joined[i] += joined.pop(j)
+                merged = True
+                break
+    return joined
+
+
+LINE_GAP_MM = 2 * SPREAD_LINK_MM
+LINE_TURN_DEG = 20.0
+"""Two parts of one back's leftover line (see :func:`_joined_lines`): the gap a missed strip or two leaves, and how
+far each part's run may turn from the way between them."""
+
+
+def _end_to_end(a: Sequence[_Spot], b: Sequence[_Spot]) -> bool:
+    if len(a) < 2 or len(b) < 2:
+        return False
+    if min(math.hypot(p.x - q.x, p.y - q.y) for p in a for q in b) > LINE_GAP_MM:
+        return False
+    (ax, ay), (bx, by) = _middle(a), _middle(b)
+    between = math.atan2(by - ay, bx - ax)
+    return all(_turn(_run(part), between) <= math.radians(LINE_TURN_DEG) for part in (a, b))
+
+
+def _run(spread: Sequence[_Spot]) -> float:
+    """The direction a spread runs (its spots' principal axis), in radians."""
+    mx, my = _middle(spread)
+    sxx = sum((s.x - mx) ** 2 for s in spread)
+    syy = sum((s.y - my) ** 2 for s in spread)
+    sxy = sum((s.x - mx) * (s.y - my) for s in spread)
+    return 0.5 * math.atan2(2 * sxy, sxx - syy)
+
+
+def _turn(a: float, b: float) -> float:
+    """The angle between two undirected lines at angles ``a`` and ``b`` (0 to pi/2)."""
+    d = abs(a - b) % math.pi
+    return min(d, math.pi - d)
 
 
 def _one_card(spread: Sequence[_Spot]) -> bool:

@@ -468,3 +468,17 @@ def test_a_fan_read_alike_before_a_seat_whose_hand_was_never_read_is_that_seats_
     frames = [_frame(*fan, well_read, t=60.0 + k / 30) for k in range(10)]
     centre, _ = _count(frames, sorter)
     assert centre == {"red-pink": 4, "red-red": 2}  # the stray reading in the fan counts by its own back
+
+
+def test_a_leftover_line_cut_in_two_by_a_missed_strip_is_counted_as_one_line() -> None:
+    # five cards at a 24 mm step, the middle one never boxed: two spreads 48 mm apart, 2 and 2 spots (seed 100904,
+    # four players: the red-black line of 5 counted 2 and 2)
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    line = [Sighting.back_at("red-red", (24.0 * i, y)) for i in (0, 1, 3, 4)]
+    assert _count([_frame(*line, t=60.0 + k / 30) for k in range(10)], _sorter()) == ({}, {"red-red": 5})
+
+
+def test_two_parts_of_one_back_lying_side_by_side_are_not_one_line() -> None:
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    parts = [Sighting.back_at("red-red", (24.0 * i, y + dy)) for i in (0, 1) for dy in (0.0, 50.0)]
+    assert _count([_frame(*parts, t=60.0 + k / 30) for k in range(10)], _sorter()) == ({}, {"red-red": 4})
