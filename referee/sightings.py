@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -170,6 +171,20 @@ class FrameSightings:
         (True, False)
         """
         return self.zone is None or point_in_polygon(sighting.centre, self.zone)
+
+
+def run_direction(points: Sequence[Point]) -> float:
+    """The direction points lying along a line run (their principal axis), in radians (-pi/2 .. pi/2].
+
+    >>> round(math.degrees(run_direction([(0.0, 0.0), (10.0, 10.0), (20.0, 20.0)])))
+    45
+    """
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    syy = sum((y - my) ** 2 for _, y in points)
+    sxy = sum((x - mx) * (y - my) for x, y in points)
+    return 0.5 * math.atan2(2 * sxy, sxx - syy)
 
 
 def point_in_polygon(point: Point, polygon: tuple[Point, ...]) -> bool:

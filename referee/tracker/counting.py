@@ -33,7 +33,7 @@ from referee.errors import ScoringError
 from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
-from referee.sightings import FrameSightings, Point, Quad, Sighting, point_in_polygon
+from referee.sightings import FrameSightings, Point, Quad, Sighting, point_in_polygon, run_direction
 from referee.tracker.fan_length import (
     MIN_STEP_MM,
     Fan,
@@ -557,16 +557,8 @@ def _end_to_end(a: Sequence[_Spot], b: Sequence[_Spot]) -> bool:
         return False
     (ax, ay), (bx, by) = _middle(a), _middle(b)
     between = math.atan2(by - ay, bx - ax)
-    return all(_turn(_run(part), between) <= math.radians(LINE_TURN_DEG) for part in (a, b))
-
-
-def _run(spread: Sequence[_Spot]) -> float:
-    """The direction a spread runs (its spots' principal axis), in radians."""
-    mx, my = _middle(spread)
-    sxx = sum((s.x - mx) ** 2 for s in spread)
-    syy = sum((s.y - my) ** 2 for s in spread)
-    sxy = sum((s.x - mx) * (s.y - my) for s in spread)
-    return 0.5 * math.atan2(2 * sxy, sxx - syy)
+    runs = (run_direction([(s.x, s.y) for s in part]) for part in (a, b))
+    return all(_turn(run, between) <= math.radians(LINE_TURN_DEG) for run in runs)
 
 
 def _turn(a: float, b: float) -> float:

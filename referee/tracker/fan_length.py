@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from referee.sightings import Point, Quad
+from referee.sightings import Point, Quad, run_direction
 
 MIN_STEP_MM = 5.0
 MAX_STEP_MM = 45.0
@@ -286,10 +286,7 @@ def line_count(points: Sequence[Point]) -> int:
     if n < 3:
         return n
     mx, my = sum(p[0] for p in points) / n, sum(p[1] for p in points) / n
-    sxx = sum((p[0] - mx) ** 2 for p in points)
-    syy = sum((p[1] - my) ** 2 for p in points)
-    sxy = sum((p[0] - mx) * (p[1] - my) for p in points)
-    angle = 0.5 * math.atan2(2 * sxy, sxx - syy)
+    angle = run_direction(points)
     along = sorted((p[0] - mx) * math.cos(angle) + (p[1] - my) * math.sin(angle) for p in points)
     low, high = LINE_STEPS_MM
     fits = []

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from referee.sightings import FrameSightings, Point, Sighting, point_in_polygon
+from referee.sightings import FrameSightings, Point, Sighting, point_in_polygon, run_direction
 
 IN_LINE_MM = CARD_WIDTH_MM * 1.5
 """A place is in line with a card when it lies this close to the line from the middle through the card: a row
@@ -294,10 +294,7 @@ class SeatSorter:
         seat = [p for p in self.places if _sideways(p, radius, angle) <= IN_LINE_MM]
         if owner is None or not seat or radius <= 0:
             return None
-        sxx = sum((x - mx) ** 2 for x, _ in centres)
-        syy = sum((y - my) ** 2 for _, y in centres)
-        sxy = sum((x - mx) * (y - my) for x, y in centres)
-        run = 0.5 * math.atan2(2 * sxy, sxx - syy)  # the fan's direction
+        run = run_direction(centres)  # the fan's direction
         across = abs(math.sin(run - angle))  # 1: along the seat, 0: towards the middle
         before = max(p.radius for p in seat) - radius
         near, far = HANDED_BACK_BEFORE
