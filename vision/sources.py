@@ -229,10 +229,11 @@ LIMITED_RANGES = (0, 1)
 
 
 def _bgr(frame: Any) -> Image:
-    """A decoded frame as a BGR picture. An 8-bit 4:2:0 frame in BT.601 at limited range, what phones and
-    libx264 write, goes through OpenCV's YUV conversion: 0.48 ms against PyAV's 1.30 ms a 720p frame (the sample
-    round, 200 frames), within 3 levels of it; anything else through PyAV, which honours every colour space and
-    range (a BT.709 frame converted as BT.601 would be off by up to 24 levels)."""
+    """A decoded frame as a BGR picture. An 8-bit 4:2:0 frame in BT.601 at limited range (what libx264 writes
+    unless told otherwise, and the renderer's videos) goes through OpenCV's YUV conversion: 0.48 ms against PyAV's
+    1.30 ms a 720p frame (the sample round, 200 frames), within 3 levels of it; anything else through PyAV, which
+    honours every colour space and range (phones tag their HD video BT.709: converted as BT.601 it would be off by
+    up to 24 levels)."""
     fast = (
         frame.format.name == "yuv420p"
         and frame.width % 2 == 0
