@@ -158,10 +158,22 @@ def test_a_hand_read_as_another_players_back_is_not_named_so() -> None:
 
 
 def test_a_back_the_spreads_read_less_of_than_play_showed_takes_its_cards_from_those_read_most_beyond_play() -> None:
+    spread = SpreadCount(centre={"red-red": 2, "blue-blue": 8, "red-pink": 6, "red-black": 4})
+    fused = with_owners(spread, {"red-red": 6, "blue-blue": 5, "red-pink": 3, "red-black": 4}, total=20)
+    assert fused.centre == {"blue-blue": 6, "red-black": 4, "red-pink": 4, "red-red": 6}
+    assert fused.centre_named == 18
+
+
+def test_a_back_no_play_was_named_for_gives_up_cards_only_after_those_play_was_seen_for() -> None:
+    # red-pink's seat lies outside the picture: none of its plays seen, its spread's count no less likely than any
     spread = SpreadCount(centre={"red-red": 2, "blue-blue": 9, "red-pink": 3})
     fused = with_owners(spread, {"red-red": 6, "blue-blue": 5}, total=14)
-    assert fused.centre == {"blue-blue": 6, "red-pink": 2, "red-red": 6}
-    assert fused.centre_named == 11
+    assert fused.centre == {"blue-blue": 5, "red-pink": 3, "red-red": 6}
+    assert with_owners(spread, {"red-red": 6, "blue-blue": 8}, total=14).centre == {
+        "blue-blue": 8,
+        "red-pink": 0,
+        "red-red": 6,
+    }
 
 
 def test_a_back_raised_by_play_takes_first_the_cards_without_a_known_back_then_those_the_spreads_missed() -> None:
