@@ -69,6 +69,7 @@ def _register_detector(models: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--close-mosaic", type=int, default=2, help="final epochs without mosaic (default: 2)")
     parser.add_argument("--workers", type=int, default=2, help="data loading processes (default: 2)")
+    parser.add_argument("--device", default="cpu", help="cpu, or a CUDA device index such as 0 (default: cpu)")
     parser.add_argument("--resume", action="store_true", help="resume the run NAME from its last checkpoint")
     parser.add_argument(
         "--out", type=Path, default=Path("models/detector.onnx"), help="ONNX file (default: models/detector.onnx)"
@@ -100,6 +101,7 @@ def _train_detector(args: argparse.Namespace) -> int:
         export_width=args.export_width,
         close_mosaic=args.close_mosaic,
         workers=args.workers,
+        device=args.device,
         out=args.out,
     )
     try:

@@ -44,6 +44,7 @@ class TrainSettings:
     export_width: int | None = 640  # network input width of the ONNX file; None: imgsz (see export_size)
     cache: bool = True
     seed: int = 0
+    device: str = "cpu"  # "cpu", or a CUDA device such as "0" where torch sees one
     run_name: str = "train"
     runs_dir: Path = RUNS_DIR
     out: Path = DEFAULT_ONNX
@@ -93,7 +94,7 @@ class TrainSettings:
             "project": str(self.runs_dir),
             "name": self.run_name,
             "exist_ok": True,
-            "device": "cpu",
+            "device": self.device,
             "amp": False,
             "plots": False,
             "deterministic": False,

@@ -72,3 +72,26 @@ def test_importing_ultralytics_through_the_adapter_sets_offline_mode() -> None:
     )
     env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("YOLO_")}
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_training_runs_on_the_cpu_unless_a_device_is_named() -> None:
+    on_cpu = TrainSettings(data=Path("d.yaml")).ultralytics_arguments()
+    on_gpu = TrainSettings(data=Path("d.yaml"), device="0").ultralytics_arguments()
+    assert (on_cpu["device"], on_gpu["device"]) == ("cpu", "0")
+
+
+def test_the_train_command_passes_its_device_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import vision.detect.train as train
+    from referee.cli.main import main
+
+    seen: list[TrainSettings] = []
+
+    def record(settings: TrainSettings, resume: bool = False) -> train.TrainResult:
+        seen.append(settings)
+        return train.TrainResult(checkpoint=tmp_path / "best.pt", onnx=tmp_path / "detector.onnx")
+
+    monkeypatch.setattr(train, "train_detector", record)
+    data = tmp_path / "data.yaml"
+    data.write_text("path: .\n")
+    assert main(["train", "detector", "--data", str(data), "--tile", "0", "--device", "0"]) == 0
+    assert seen[0].device == "0"
