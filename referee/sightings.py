@@ -52,7 +52,9 @@ class Sighting:
     still (a copy lifted off a card that had lain still since it landed: after that landing).
     ``runner_up`` is the card the recogniser found second likeliest for a face, and ``runner_up_confidence`` its
     belief in it, when it tells: the rules may make it the likelier one (a card due on a stack, read as one that
-    would be a mistake there).
+    would be a mistake there). ``back_runner_up`` is the back design the recogniser found second likeliest for a
+    back, when it tells: the table's other backs may make it the likelier one (a lone back of another box, read
+    on a seat whose box-mates all lie round the table; see :mod:`referee.tracker.seats`).
     """
 
     kind: Kind
@@ -67,6 +69,7 @@ class Sighting:
     rearranged_from: float | None = None
     runner_up: Card | None = None
     runner_up_confidence: float = 0.0
+    back_runner_up: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("face", "back"):
@@ -103,9 +106,12 @@ class Sighting:
         identity_confidence: float = 1.0,
         visible: float | None = None,
         size: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM),
+        runner_up: str | None = None,
     ) -> Sighting:
-        """A face-down card (its back design ``back``, None if unrecognised) lying at ``centre``."""
-        return cls("back", None, back, card_quad(centre, angle, size), confidence, identity_confidence, visible)
+        """A face-down card (its back design ``back``, None if unrecognised; ``runner_up`` the design that came
+        second) lying at ``centre``."""
+        quad = card_quad(centre, angle, size)
+        return cls("back", None, back, quad, confidence, identity_confidence, visible, back_runner_up=runner_up)
 
     @property
     def centre(self) -> Point:

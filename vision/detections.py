@@ -45,6 +45,7 @@ _SCHEMA: tuple[tuple[str, type, tuple[int, ...]], ...] = (
     ("identity_confidence", np.float32, ()),
     ("runner_up", np.int8, (2,)),
     ("runner_up_confidence", np.float32, ()),
+    ("back_runner_up", object, ()),
 )
 
 
@@ -63,6 +64,7 @@ class CardDetections:
         identity_confidence: (N,) float32, the recogniser's confidence in colour/number or back.
         runner_up: (N, 2) int8, a face's second likeliest card as (colour, number), (-1, 0) when none.
         runner_up_confidence: (N,) float32, the recogniser's probability of that card (0 when none).
+        back_runner_up: (N,) object, a back's second likeliest design id (str) or None.
     """
 
     corners: np.ndarray
@@ -74,6 +76,7 @@ class CardDetections:
     identity_confidence: np.ndarray
     runner_up: np.ndarray
     runner_up_confidence: np.ndarray
+    back_runner_up: np.ndarray
 
     def __post_init__(self) -> None:
         n = len(self.corners) if isinstance(self.corners, np.ndarray) and self.corners.ndim >= 1 else -1
@@ -113,6 +116,7 @@ class CardDetections:
             identity_confidence=np.zeros(n, np.float32),
             runner_up=np.tile(np.array([UNKNOWN_COLOUR, UNKNOWN_NUMBER], np.int8), (n, 1)),
             runner_up_confidence=np.zeros(n, np.float32),
+            back_runner_up=np.full(n, None, dtype=object),
         )
 
     def with_identity(
@@ -124,6 +128,7 @@ class CardDetections:
         identity_confidence: npt.ArrayLike | None = None,
         runner_up: npt.ArrayLike | None = None,
         runner_up_confidence: npt.ArrayLike | None = None,
+        back_runner_up: list[str | None] | None = None,
     ) -> CardDetections:
         """A copy with the given identity arrays replaced (the others kept)."""
         changes: dict[str, np.ndarray] = {}
@@ -141,6 +146,10 @@ class CardDetections:
             changes["runner_up"] = np.asarray(runner_up, dtype=np.int8).reshape(-1, 2)
         if runner_up_confidence is not None:
             changes["runner_up_confidence"] = np.asarray(runner_up_confidence, dtype=np.float32).reshape(-1)
+        if back_runner_up is not None:
+            seconds = np.empty(len(self), dtype=object)
+            seconds[:] = list(back_runner_up)
+            changes["back_runner_up"] = seconds
         return replace(self, **changes)
 
     def with_corners(self, corners: npt.ArrayLike) -> CardDetections:

@@ -60,8 +60,10 @@ def to_sightings(
                 Sighting("face", card, None, quad, confidence, identity, seen, still, *moved, rival, rival_p)
             )
         else:
-            back = detections.back[i] or None
-            sightings.append(Sighting("back", None, back, quad, confidence, identity, seen, still, *moved))
+            back, second = detections.back[i] or None, detections.back_runner_up[i] or None
+            sightings.append(
+                Sighting("back", None, back, quad, confidence, identity, seen, still, *moved, back_runner_up=second)
+            )
     return FrameSightings(t=t, frame=frame, sightings=tuple(sightings), zone=geometry.zones.centre)
 
 

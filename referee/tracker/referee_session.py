@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from referee.cards import Card
@@ -233,8 +233,16 @@ class Referee:
     # ---- round end
 
     def _zoned(self, frame: FrameSightings) -> FrameSightings:
-        if frame.zone is None and self.settings.zone is not None:
-            return FrameSightings(frame.t, frame.frame, frame.sightings, self.settings.zone)
+        """The frame in the centre zone of the settings (when it has none), its backs under the seats' names
+        (:attr:`SeatSorter.aliases`: a back the recogniser reads under a look-alike's name all round)."""
+        sorter = self.counter.sorter
+        aliases = sorter.aliases if isinstance(sorter, SeatSorter) else {}
+        sightings = frame.sightings
+        if aliases and any(s.back in aliases for s in sightings):
+            sightings = tuple(replace(s, back=aliases[s.back]) if s.back in aliases else s for s in sightings)
+        zone = frame.zone if frame.zone is not None else self.settings.zone
+        if zone is not frame.zone or sightings is not frame.sightings:
+            return FrameSightings(frame.t, frame.frame, sightings, zone)
         return frame
 
     def _centre_backs(self, frame: FrameSightings) -> int:

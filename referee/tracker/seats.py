@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -52,6 +52,9 @@ OWNER_EVIDENCE = 0.5
 AMBIGUOUS = 1.5
 """A second owner this many times as far as the nearest makes the card's seat unsure (eight players sit a row's
 length apart)."""
+SURE_OWNER = 0.85
+"""A seat's back read with this mean identity confidence or more keeps its name whatever the table's other backs
+say (see :func:`box_mates`): a sure reading of a lone back of another box is a player who brought their own."""
 HANDED_BACK_CARDS = 3
 HANDED_BACK_ACROSS = 0.9
 HANDED_BACK_BEFORE = (0.6 * CARD_HEIGHT_MM, 1.8 * CARD_HEIGHT_MM)
@@ -120,10 +123,14 @@ class SeatSorter:
         middle: Point,
         view: tuple[Point, ...] | None = None,
         turn: int | None = None,
+        aliases: dict[str, str] | None = None,
     ) -> None:
         self.places = tuple(places)
         self.middle = middle
         self.view = view
+        self.aliases: dict[str, str] = dict(aliases or {})
+        """Back names the recogniser gives this table's backs, and the names they stand for (see
+        :func:`box_mates`): a back read under one name is that player's card all round."""
         """The picture's outline on the table plane (None: unknown): a seat's leftovers laid beyond it are not
         seen, and their count is short."""
         self._hands: list[Hand] | None = None
@@ -148,18 +155,28 @@ class SeatSorter:
         kept = [s for s in sightings if zone is None or not point_in_polygon(s.centre, zone)]
         backs = [s for s in kept if s.kind == "back" and s.back]
         votes: list[dict[str, float]] = []
+        readings: list[list[Sighting]] = []
         for s in kept:
             here: dict[str, float] = {}
+            near = []
             if s.kind == "back":
                 for b in backs:
                     if b.back and math.hypot(b.centre[0] - s.centre[0], b.centre[1] - s.centre[1]) <= SAME_PLACE_MM:
                         here[b.back] = here.get(b.back, 0.0) + b.identity_confidence
+                        near.append(b)
             votes.append(here)
+            readings.append(near)
         owners = _one_seat_each([s.centre for s in kept], votes)
+        read_as: dict[str, list[Sighting]] = {}
+        for owner, near in zip(owners, readings, strict=True):
+            if owner:
+                read_as.setdefault(owner, []).extend(b for b in near if b.back == owner)
+        aliases = box_mates(read_as)
         places = (
-            _Place(*_polar(s.centre, middle), owner, s.kind == "back") for s, owner in zip(kept, owners, strict=True)
+            _Place(*_polar(s.centre, middle), aliases.get(owner, owner) if owner else None, s.kind == "back")
+            for s, owner in zip(kept, owners, strict=True)
         )
-        return cls(places, middle, view)
+        return cls(places, middle, view, aliases=aliases)
 
     @property
     def owners(self) -> tuple[str, ...]:
@@ -320,7 +337,7 @@ class SeatSorter:
             return near[0] if near and p.hand and p.owner is None else p.owner
 
         places = [_Place(p.radius, p.angle, owner(p), p.hand) for p in self.places]
-        return SeatSorter(places, self.middle, self.view, turn if turn is not None else self.turn)
+        return SeatSorter(places, self.middle, self.view, turn if turn is not None else self.turn, self.aliases)
 
     def with_missing_hands(self) -> SeatSorter:
         """This sorter with an unread hand stack added before every row the opening showed without one: its faces
@@ -356,7 +373,7 @@ class SeatSorter:
             added.append(_Place(first.radius, angle, None, True))
         if not added:
             return self
-        return SeatSorter([*self.places, *added], self.middle, self.view, turn)
+        return SeatSorter([*self.places, *added], self.middle, self.view, turn, self.aliases)
 
     def hand_before(self, point: Point) -> Hand | None:
         """The hand stack whose seat a card laid out at ``point`` lies in line with (the seat's places, the hand
@@ -485,6 +502,50 @@ class SeatSorter:
         if not ranked or (len(ranked) > 1 and ranked[1][0] < AMBIGUOUS * ranked[0][0]):
             return None
         return ranked[0][1]
+
+
+def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
+    """Seats' backs to rename: ``read_as`` holds each seat owner's readings at its places. A box holds four
+    sets, and a table plays with whole boxes; two look-alike designs of different boxes (the red box's pink
+    lettering, the green box's fuchsia and purple) trade places under a tinted light. So a back that is the only
+    one of its box at the table, read unsurely (mean identity confidence under :data:`SURE_OWNER`), whose
+    readings most often put second a free set of a box that other seats play, is that set (seeds 101002 and
+    101006, four players of the red box: the red-pink seat read green-brown and green-purple, red-pink second).
+    Designs outside the default catalogue (enrolled under new names) have no box and are never renamed.
+
+    >>> sure = [Sighting.back_at(b, (0.0, 0.0), identity_confidence=0.95) for b in ("red-red", "red-black")]
+    >>> lone = Sighting.back_at("green-purple", (0.0, 0.0), identity_confidence=0.6, runner_up="red-pink")
+    >>> box_mates({"red-red": sure[:1], "red-black": sure[1:], "green-purple": [lone, lone]})
+    {'green-purple': 'red-pink'}
+    >>> surely = Sighting.back_at("green-purple", (0.0, 0.0), identity_confidence=0.9, runner_up="red-pink")
+    >>> box_mates({"red-red": sure[:1], "red-black": sure[1:], "green-purple": [surely]})
+    {}
+    """
+    boxes = _default_boxes()
+    owners_in: Counter[str] = Counter(boxes[o] for o in read_as if o in boxes)
+    renamed: dict[str, str] = {}
+    for owner, seen in read_as.items():
+        box = boxes.get(owner)
+        if box is None or owners_in[box] != 1 or not seen:
+            continue
+        if sum(s.identity_confidence for s in seen) / len(seen) >= SURE_OWNER:
+            continue
+        seconds = Counter(s.back_runner_up for s in seen if s.back_runner_up)
+        if not seconds:
+            continue
+        second, _ = seconds.most_common(1)[0]
+        mate_box = boxes.get(second)
+        taken = set(read_as) | set(renamed.values())
+        if mate_box is not None and mate_box != box and owners_in[mate_box] >= 2 and second not in taken:
+            renamed[owner] = second
+    return renamed
+
+
+def _default_boxes() -> dict[str, str]:
+    """The box of each design of the default catalogue, by id."""
+    from referee.backs import Catalogue
+
+    return {design.id: design.box for design in Catalogue.default()}
 
 
 def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -> list[str | None]:

@@ -92,12 +92,15 @@ def descriptor(vector: npt.NDArray[np.float32]) -> tuple[float, ...]:
 
 @dataclass(frozen=True)
 class BackMatch:
-    """Per crop: the matched back id (None when unknown or ambiguous), its similarity and the margin."""
+    """Per crop: the matched back id (None when unknown or ambiguous), its similarity and the margin, and the
+    design that came second (whether the first was accepted or not: two look-alike designs of different boxes
+    trade places under a tinted light, and the table's other backs can tell which it was)."""
 
     back: tuple[str | None, ...]
     similarity: npt.NDArray[np.float32]
     margin: npt.NDArray[np.float32]
     confidence: npt.NDArray[np.float32]
+    runner_up: tuple[str | None, ...]
 
 
 class BackMatcher:
@@ -151,7 +154,7 @@ class BackMatcher:
         n, designs = len(embeddings), len(self.design_ids)
         if n == 0 or designs == 0:
             zeros = np.zeros(n, np.float32)
-            return BackMatch((None,) * n, zeros, zeros, zeros)
+            return BackMatch((None,) * n, zeros, zeros, zeros, (None,) * n)
         similarity = embeddings @ self.prototype_vectors.T  # (n, prototypes)
         per_design = np.full((n, designs), -1.0, np.float32)
         for d in range(designs):  # a design's score: the mean of its few most similar prototypes
@@ -165,7 +168,10 @@ class BackMatcher:
         accepted = (best >= self.min_similarity + floor_raise) & (margin >= self.min_margin)
         backs = tuple(self.design_ids[int(order[i, 0])] if accepted[i] else None for i in range(n))
         confidence = np.where(accepted, np.clip(margin / 0.2, 0, 1) * np.clip(best, 0, 1), 0.0)
-        return BackMatch(backs, best.astype(np.float32), margin.astype(np.float32), confidence.astype(np.float32))
+        runner_up = tuple(self.design_ids[int(order[i, 1])] if designs > 1 else None for i in range(n))
+        return BackMatch(
+            backs, best.astype(np.float32), margin.astype(np.float32), confidence.astype(np.float32), runner_up
+        )
 
 
 def prototypes_to_average(prototypes: int, top_k: int = TOP_K) -> int:

@@ -94,6 +94,7 @@ class Recogniser:
         colour = np.full(len(detections), UNKNOWN_COLOUR, np.int8)
         number = np.full(len(detections), UNKNOWN_NUMBER, np.int8)
         back = np.full(len(detections), None, dtype=object)
+        back_runner_up = np.full(len(detections), None, dtype=object)
         confidence = np.zeros(len(detections), np.float32)
         runner_up = np.tile(np.array([UNKNOWN_COLOUR, UNKNOWN_NUMBER], np.int8), (len(detections), 1))
         runner_up_confidence = np.zeros(len(detections), np.float32)
@@ -112,6 +113,7 @@ class Recogniser:
         if len(backs):
             match, corners[backs] = self._read(image, detections.corners[backs], self._read_backs, [None] * len(backs))
             back[backs] = list(match.back)
+            back_runner_up[backs] = list(match.runner_up)
             confidence[backs] = match.confidence
         corners = np.array([labelled_like(c, d) for c, d in zip(corners, detections.corners, strict=True)])
         found = detections.with_corners(corners)
@@ -122,6 +124,7 @@ class Recogniser:
             identity_confidence=confidence,
             runner_up=runner_up,
             runner_up_confidence=runner_up_confidence,
+            back_runner_up=list(back_runner_up),
         )
 
     def _read_faces(

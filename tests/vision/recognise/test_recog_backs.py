@@ -57,3 +57,10 @@ def test_descriptors_of_another_model_size_are_ignored() -> None:
 def test_no_crops_give_an_empty_match() -> None:
     match = BackMatcher(CATALOGUE, AxisEmbedder()).match_embeddings(np.zeros((0, 3), np.float32))  # type: ignore[arg-type]
     assert match.back == () and len(match.similarity) == 0
+
+
+def test_the_design_that_came_second_is_kept_even_when_the_first_is_refused() -> None:
+    matcher = BackMatcher(CATALOGUE, AxisEmbedder())  # type: ignore[arg-type]
+    match = matcher.match_embeddings(np.stack([unit(0.1, 1, 0.3), unit(0, 1, 1)]))
+    assert match.back[0] == "beta" and match.runner_up[0] == "gamma"
+    assert match.back[1] is None and set(match.runner_up[1:]) <= {"beta", "gamma"}

@@ -1,0 +1,58 @@
+"""Naming the seats: a back read under a look-alike of another box is the free set of the box the table plays."""
+
+from __future__ import annotations
+
+import math
+
+from referee.sightings import Sighting
+from referee.tracker import Referee
+from referee.tracker.referee_session import RefereeSettings
+from referee.tracker.seats import SeatSorter
+from referee.tracker.synthetic import ScriptedTable
+
+RED, BLACK, PINK = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0)
+"""The hand stacks of red-red, red-black and the red-pink player, whose back reads as the green box's purple."""
+
+
+def _opening(pink_read_as: str, confidence: float, second: str | None) -> list[Sighting]:
+    sure = [Sighting.back_at("red-red", RED, identity_confidence=0.95), Sighting.back_at("red-black", BLACK)]
+    pink = Sighting.back_at(pink_read_as, PINK, identity_confidence=confidence, runner_up=second)
+    return [*sure, pink, pink]  # the pink hand read in two frames of the opening
+
+
+def test_a_lone_back_of_another_box_read_unsurely_is_the_free_set_it_came_second_to_of_a_box_played_here() -> None:
+    seats = SeatSorter.from_opening(_opening("green-purple", 0.6, "red-pink"), middle=(0.0, 0.0))
+    assert set(seats.owners) == {"red-red", "red-black", "red-pink"}
+    assert seats.aliases == {"green-purple": "red-pink"}
+
+
+def test_a_lone_back_of_another_box_read_surely_is_a_player_who_brought_their_own() -> None:
+    seats = SeatSorter.from_opening(_opening("green-purple", 0.95, "red-pink"), middle=(0.0, 0.0))
+    assert set(seats.owners) == {"red-red", "red-black", "green-purple"} and seats.aliases == {}
+
+
+def test_a_runner_up_another_seat_owns_or_of_no_box_on_the_table_renames_nothing() -> None:
+    taken = SeatSorter.from_opening(_opening("green-purple", 0.6, "red-red"), middle=(0.0, 0.0))
+    elsewhere = SeatSorter.from_opening(_opening("green-purple", 0.6, "blue-purple"), middle=(0.0, 0.0))
+    assert "green-purple" in taken.owners and "green-purple" in elsewhere.owners
+    assert taken.aliases == elsewhere.aliases == {}
+
+
+def test_the_referee_counts_the_cards_read_under_the_look_alike_for_the_seat_it_stands_for() -> None:
+    seats = SeatSorter.from_opening(_opening("green-purple", 0.6, "red-pink"), middle=(0.0, 0.0))
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "red-black", "red-pink"))
+    table = ScriptedTable(30.0)
+    plays = [("r1", 0.0, RED), ("b1", 1.0, BLACK), ("g1", 2.0, PINK), ("g2", 3.0, PINK)]
+    for card, t, _ in plays:
+        table.put(t, card, {"r": (0.0, 0.0), "b": (150.0, 0.0), "g": (0.0, 150.0)}[card[0]])
+    table.take_all(4.5)
+    # one fan on the side where nobody sits, so that only the backs' names can tell whose cards they are
+    for i, back in enumerate(("red-red", "red-black", "green-purple", "green-purple")):
+        table.put_back(5.0, back, (-150.0 - i * 14.0, -30.0 + i * 14.0))
+    for frame in table.frames(10.0):
+        referee.update(frame)
+    referee.finish()
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 1, "red-black": 1, "red-pink": 2}
+    assert all(event.to_json().get("back") != "green-purple" for event in referee.events)
