@@ -152,6 +152,8 @@ class Referee:
         self._winding: deque[tuple[float, bool]] = deque()
         self._held: list[tuple[Event, float]] = []
         self._t, self._frame = 0.0, 0
+        self._closed_for: object = None
+        self._closed: frozenset[str] = frozenset()
 
     @property
     def centre(self) -> Centre:
@@ -237,13 +239,34 @@ class Referee:
         (:attr:`SeatSorter.aliases`: a back the recogniser reads under a look-alike's name all round)."""
         sorter = self.counter.sorter
         aliases = sorter.aliases if isinstance(sorter, SeatSorter) else {}
+        players = self._closed_table()
         sightings = frame.sightings
         if aliases and any(s.back in aliases for s in sightings):
             sightings = tuple(replace(s, back=aliases[s.back]) if s.back in aliases else s for s in sightings)
+        if players and any(s.back and s.back not in players and s.back_runner_up in players for s in sightings):
+            sightings = tuple(
+                replace(s, back=s.back_runner_up)
+                if s.back and s.back not in players and s.back_runner_up in players
+                else s
+                for s in sightings
+            )
         zone = frame.zone if frame.zone is not None else self.settings.zone
         if zone is not frame.zone or sightings is not frame.sightings:
             return FrameSightings(frame.t, frame.frame, sightings, zone)
         return frame
+
+    def _closed_table(self) -> frozenset[str]:
+        """The players' backs when the opening showed every seat with its owner (see
+        :meth:`SeatSorter.every_seat_named`), else none: at such a table a back no player owns is a misread, and
+        the design the recogniser put second, when it is a player's, is the likelier reading (a red-pink card
+        read "green-fuchsia" under a tinted light, red-pink second)."""
+        sorter = self.counter.sorter
+        if not isinstance(sorter, SeatSorter):
+            return frozenset()
+        if self._closed_for is not sorter:
+            self._closed_for = sorter
+            self._closed = frozenset(sorter.owners) if sorter.every_seat_named() else frozenset()
+        return self._closed
 
     def _centre_backs(self, frame: FrameSightings) -> int:
         sort = self.counter.sorter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from referee.sightings import Sighting
 from referee.tracker import Referee
@@ -56,3 +57,26 @@ def test_the_referee_counts_the_cards_read_under_the_look_alike_for_the_seat_it_
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 1, "red-black": 1, "red-pink": 2}
     assert all(event.to_json().get("back") != "green-purple" for event in referee.events)
+
+
+def test_at_a_table_showing_every_seat_a_back_no_player_owns_is_read_as_its_runner_up_when_that_is_a_players() -> None:
+    hands = [Sighting.back_at("red-red", RED), Sighting.back_at("red-pink", BLACK)]
+    seats = SeatSorter.from_opening(hands, middle=(0.0, 0.0))
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "red-pink"))
+    table = ScriptedTable(30.0)
+    for card, t in (("r1", 0.0), ("g1", 1.0), ("g2", 2.0), ("g3", 3.0)):
+        table.put(t, card, {"r": (0.0, 0.0), "g": (0.0, 150.0)}[card[0]])
+    table.take_all(4.5)
+    for i, back in enumerate(("red-red", "green-fuchsia", "green-fuchsia", "green-fuchsia")):
+        table.put_back(5.0, back, (-150.0 - i * 14.0, -30.0 + i * 14.0))
+    for frame in table.frames(10.0):
+        if frame is not None:  # the pink backs read as the green box's fuchsia, red-pink second
+            misread = tuple(
+                replace(s, back_runner_up="red-pink") if s.back == "green-fuchsia" else s for s in frame.sightings
+            )
+            frame = replace(frame, sightings=misread)
+        referee.update(frame)
+    referee.finish()
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 1, "red-pink": 3}
