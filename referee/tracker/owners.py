@@ -32,8 +32,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
-from referee.sightings import FrameSightings, Point
-from referee.tracker.seats import SeatSorter, wrap_angle
+from referee.sightings import FrameSightings, Point, Sighting
+from referee.tracker.seats import SeatSorter, box_mates, wrap_angle
 
 LAST_SEEN_S = 6.0
 """The longest a played card may have gone unseen in front of its owner before it landed: a hand reaching over
@@ -64,6 +64,8 @@ ROW_DEPTH_MM = 1.5 * CARD_HEIGHT_MM
 HAND_NEAR_MM = 0.5 * CARD_WIDTH_MM
 """A back read this close to a hand stack's opening place is a reading of that stack (it is picked up and put
 down again as its cards are turned)."""
+HAND_READINGS_KEPT = 200
+"""The latest backs read at a hand in play kept for their runner-ups (a glance every half second or so)."""
 HAND_EVIDENCE = 3.0
 HAND_SHARE = 0.6
 """A hand whose owner the opening did not read is named by the back its readings in play give, once they sum to
@@ -100,6 +102,8 @@ class SeatWatch:
         self.faces: list[tuple[float, str, float, float]] = []
         """Every face seen outside the centre: time, card, and where (radius, angle round the middle)."""
         self.hand_votes: list[dict[str, float]] = [{} for _ in self.hands]
+        self.hand_readings: list[list[Sighting]] = [[] for _ in self.hands]
+        """The backs read at each hand in play (the latest :data:`HAND_READINGS_KEPT`), for their runner-ups."""
         self.glances = 0
         self.arms: dict[str, list[tuple[float, Point, tuple[Point, ...]]]] = defaultdict(list)
         """Per card, the arms seen putting it down: landing time, where it landed, points back along each frame's
@@ -119,9 +123,11 @@ class SeatWatch:
                 continue
             x, y = s.centre[0] - mx, s.centre[1] - my
             radius, angle = math.hypot(x, y), math.atan2(y, x)
-            for votes, hand in zip(self.hand_votes, self.hands, strict=True):
+            for votes, read, hand in zip(self.hand_votes, self.hand_readings, self.hands, strict=True):
                 if _apart(radius, angle, hand.radius, hand.angle) <= HAND_NEAR_MM:
                     votes[s.back] = votes.get(s.back, 0.0) + s.identity_confidence
+                    read.append(s)
+                    del read[:-HAND_READINGS_KEPT]
 
     def see_arms(self, card: Card, t: float, at: Point, towards: Sequence[Point]) -> None:
         """The arm seen reaching to a card that landed at ``t`` at ``at``: in each frame round the landing, a point
@@ -152,9 +158,11 @@ class SeatWatch:
         """Goes on with ``seats``: the same places, some hands named since or added (see
         :meth:`SeatSorter.with_missing_hands`); each hand seen in play keeps its readings."""
         votes = {(hand.radius, hand.angle): v for hand, v in zip(self.hands, self.hand_votes, strict=True)}
+        read = {(hand.radius, hand.angle): r for hand, r in zip(self.hands, self.hand_readings, strict=True)}
         self.seats = seats
         self.hands = seats.hands()
         self.hand_votes = [votes.get((hand.radius, hand.angle), {}) for hand in self.hands]
+        self.hand_readings = [read.get((hand.radius, hand.angle), []) for hand in self.hands]
 
     def hand_owners(self) -> list[str | None]:
         """Each hand's owner: as the opening read it, else as its readings in play give (see
@@ -177,6 +185,18 @@ class SeatWatch:
             for hand, owner in zip(self.hands, self.hand_owners(), strict=True)
             if owner is not None and hand.owner is None
         }
+
+    def learnt_aliases(self) -> dict[str, str]:
+        """The hands' owners that only play told, renamed as :func:`referee.tracker.seats.box_mates` renames the
+        opening's: a lone back of another box read unsurely at a hand, its runner-up a free set of a box the
+        other seats play (seed 101010, four players of the red box: the red-pink hand, unread at the opening,
+        read "green-purple" in play)."""
+        owners = self.hand_owners()
+        read_as: dict[str, list[Sighting]] = {owner: [] for owner in owners if owner}
+        for hand, owner, read in zip(self.hands, owners, self.hand_readings, strict=True):
+            if owner and hand.owner is None:
+                read_as[owner] = [s for s in read if s.back == owner]
+        return box_mates(read_as)
 
     def turn(self) -> int | None:
         """Which way round the seats' places run from their hands (+1 counter-clockwise on the table plane, -1

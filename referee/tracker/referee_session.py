@@ -321,7 +321,8 @@ class Referee:
             # the hands whose owner only play read own their seats' spreads and leftovers too, and each seat runs
             # from its hand the way play showed; a row of faces with no hand seen before it gets one, unread
             watch = self.seat_watch
-            sorter = self.counter.sorter.with_hands_named(watch.learnt_owners(), watch.turn()).with_missing_hands()
+            named, aliases = watch.learnt_owners(), watch.learnt_aliases()
+            sorter = self.counter.sorter.with_hands_named(named, watch.turn(), aliases).with_missing_hands()
             watch.reseat(sorter)
             self.counter.sorter = sorter
         return events

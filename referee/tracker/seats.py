@@ -317,10 +317,13 @@ class SeatSorter:
         near, far = HANDED_BACK_BEFORE
         return owner if across >= HANDED_BACK_ACROSS and near <= before <= far else None
 
-    def with_hands_named(self, named: dict[tuple[float, float], str], turn: int | None = None) -> SeatSorter:
+    def with_hands_named(
+        self, named: dict[tuple[float, float], str], turn: int | None = None, aliases: dict[str, str] | None = None
+    ) -> SeatSorter:
         """This sorter with the hand stacks at ``named`` places (radius, angle round the middle) owned as named:
         owners the opening did not read, read later in play (:class:`referee.tracker.owners.SeatWatch`); and the
-        way the seats run from their hands (:attr:`turn`), when play showed it.
+        way the seats run from their hands (:attr:`turn`), when play showed it; ``aliases`` adds names the backs
+        read in play stand for (:attr:`aliases`), the hands named under them renamed.
 
         >>> sorter = SeatSorter.from_opening([Sighting.back_at(None, (0.0, 500.0))], middle=(0.0, 0.0))
         >>> sorter.with_hands_named({(500.0, math.pi / 2): "red-red"}).owners
@@ -334,10 +337,12 @@ class SeatSorter:
                 for (r, a), o in named.items()
                 if math.hypot(r * math.cos(a) - x, r * math.sin(a) - y) <= SAME_PLACE_MM
             ]
-            return near[0] if near and p.hand and p.owner is None else p.owner
+            return renamed.get(near[0], near[0]) if near and p.hand and p.owner is None else p.owner
 
+        renamed = dict(aliases or {})
         places = [_Place(p.radius, p.angle, owner(p), p.hand) for p in self.places]
-        return SeatSorter(places, self.middle, self.view, turn if turn is not None else self.turn, self.aliases)
+        turn = turn if turn is not None else self.turn
+        return SeatSorter(places, self.middle, self.view, turn, {**self.aliases, **renamed})
 
     def with_missing_hands(self) -> SeatSorter:
         """This sorter with an unread hand stack added before every row the opening showed without one: its faces

@@ -93,8 +93,10 @@ def descriptor(vector: npt.NDArray[np.float32]) -> tuple[float, ...]:
 @dataclass(frozen=True)
 class BackMatch:
     """Per crop: the matched back id (None when unknown or ambiguous), its similarity and the margin, and the
-    design that came second (whether the first was accepted or not: two look-alike designs of different boxes
-    trade places under a tinted light, and the table's other backs can tell which it was)."""
+    runner-up: the likeliest design of a box other than the first's (whether the first was accepted or not), or
+    the second design where every design shares one box. Look-alike designs of different boxes (the red box's
+    pink lettering, the green box's fuchsia and purple) trade places under a tinted light, and the table's other
+    backs can tell which it was, while the first's own box-mates are its likeliest rivals but no help there."""
 
     back: tuple[str | None, ...]
     similarity: npt.NDArray[np.float32]
@@ -125,6 +127,8 @@ class BackMatcher:
             ids.extend([design.id] * len(prototypes))
             vectors.extend(prototypes)
         self.design_ids: tuple[str, ...] = tuple(dict.fromkeys(ids))
+        box_of = {design.id: design.box for design in catalogue}
+        self.design_boxes: tuple[str, ...] = tuple(box_of[i] for i in self.design_ids)
         self.unusable: tuple[str, ...] = tuple(d.id for d in catalogue if d.id not in self.design_ids)
         self.prototype_design = np.array([self.design_ids.index(i) for i in ids], np.int64)
         self.prototype_vectors = np.array(vectors, np.float32).reshape(-1, embedder.dimension)
@@ -168,10 +172,19 @@ class BackMatcher:
         accepted = (best >= self.min_similarity + floor_raise) & (margin >= self.min_margin)
         backs = tuple(self.design_ids[int(order[i, 0])] if accepted[i] else None for i in range(n))
         confidence = np.where(accepted, np.clip(margin / 0.2, 0, 1) * np.clip(best, 0, 1), 0.0)
-        runner_up = tuple(self.design_ids[int(order[i, 1])] if designs > 1 else None for i in range(n))
+        runner_up = tuple(self._runner_up(order[i]) for i in range(n))
         return BackMatch(
             backs, best.astype(np.float32), margin.astype(np.float32), confidence.astype(np.float32), runner_up
         )
+
+    def _runner_up(self, order: npt.NDArray[np.intp]) -> str | None:
+        """The likeliest design of another box than the first's in ``order`` (designs, likeliest first), or the
+        second where all share one box."""
+        first = self.design_boxes[int(order[0])]
+        others = [int(d) for d in order[1:] if self.design_boxes[int(d)] != first]
+        if others:
+            return self.design_ids[others[0]]
+        return self.design_ids[int(order[1])] if len(order) > 1 else None
 
 
 def prototypes_to_average(prototypes: int, top_k: int = TOP_K) -> int:

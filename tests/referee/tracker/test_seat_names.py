@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from referee.sightings import Sighting
+from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
+from referee.tracker.owners import SeatWatch
 from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
@@ -80,3 +81,15 @@ def test_at_a_table_showing_every_seat_a_back_no_player_owns_is_read_as_its_runn
     referee.finish()
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 1, "red-pink": 3}
+
+
+def test_a_hand_the_opening_could_not_read_and_play_read_as_a_look_alike_is_renamed_when_play_names_it() -> None:
+    hands = [Sighting.back_at("red-red", RED), Sighting.back_at("red-black", BLACK), Sighting.back_at(None, PINK)]
+    watch = SeatWatch(SeatSorter.from_opening(hands, middle=(0.0, 0.0)))
+    for k in range(10):
+        seen = Sighting.back_at("green-purple", (402.0, 3.0), identity_confidence=0.5, runner_up="red-pink")
+        watch.add(FrameSightings(k * 0.5, k * 15, (seen,)))
+    assert watch.learnt_aliases() == {"green-purple": "red-pink"}
+    seats = watch.seats.with_hands_named(watch.learnt_owners(), aliases=watch.learnt_aliases())
+    assert set(seats.owners) == {"red-red", "red-black", "red-pink"}
+    assert seats.aliases == {"green-purple": "red-pink"}

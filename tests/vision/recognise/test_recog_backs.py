@@ -64,3 +64,16 @@ def test_the_design_that_came_second_is_kept_even_when_the_first_is_refused() ->
     match = matcher.match_embeddings(np.stack([unit(0.1, 1, 0.3), unit(0, 1, 1)]))
     assert match.back[0] == "beta" and match.runner_up[0] == "gamma"
     assert match.back[1] is None and set(match.runner_up[1:]) <= {"beta", "gamma"}
+
+
+def test_the_runner_up_is_the_likeliest_design_of_another_box_than_the_first() -> None:
+    boxed = Catalogue(
+        BackDesign(id=i, box=box, appearance=(descriptor(v),))
+        for i, box, v in (
+            ("green-purple", "green", unit(1, 0, 0)),
+            ("green-fuchsia", "green", unit(1, 0.3, 0)),
+            ("red-pink", "red", unit(1, 0, 0.5)),
+        )
+    )
+    match = BackMatcher(boxed, AxisEmbedder()).match_embeddings(unit(1, 0.1, 0.05)[None])  # type: ignore[arg-type]
+    assert match.runner_up == ("red-pink",)  # not its box-mate green-fuchsia, though that came second
