@@ -32,7 +32,7 @@ from referee.cards import Card
 from referee.centre import Centre
 from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, RoundStopped, StackStarted
 from referee.rules import RuleSettings
-from referee.sightings import FrameSightings, Point
+from referee.sightings import FrameSightings, Point, Sighting
 from referee.tracker.counting import (
     UNKNOWN_BACK,
     CentreFan,
@@ -241,15 +241,10 @@ class Referee:
         aliases = sorter.aliases if isinstance(sorter, SeatSorter) else {}
         players = self._closed_table()
         sightings = frame.sightings
-        if aliases and any(s.back in aliases for s in sightings):
-            sightings = tuple(replace(s, back=aliases[s.back]) if s.back in aliases else s for s in sightings)
-        if players and any(s.back and s.back not in players and s.back_runner_up in players for s in sightings):
-            sightings = tuple(
-                replace(s, back=s.back_runner_up)
-                if s.back and s.back not in players and s.back_runner_up in players
-                else s
-                for s in sightings
-            )
+        if aliases or players:
+            named = tuple(_under_seat_names(s, aliases, players) for s in sightings)
+            if any(a is not b for a, b in zip(named, sightings, strict=True)):
+                sightings = named
         zone = frame.zone if frame.zone is not None else self.settings.zone
         if zone is not frame.zone or sightings is not frame.sightings:
             return FrameSightings(frame.t, frame.frame, sightings, zone)
@@ -258,8 +253,8 @@ class Referee:
     def _closed_table(self) -> frozenset[str]:
         """The players' backs when the opening showed every seat with its owner (see
         :meth:`SeatSorter.every_seat_named`), else none: at such a table a back no player owns is a misread, and
-        the design the recogniser put second, when it is a player's, is the likelier reading (a red-pink card
-        read "green-fuchsia" under a tinted light, red-pink second)."""
+        its runner-up, when that is a player's, is the likelier reading (a red-pink card read "green-fuchsia"
+        under a tinted light, red-pink the runner-up)."""
         sorter = self.counter.sorter
         if not isinstance(sorter, SeatSorter):
             return frozenset()
@@ -472,3 +467,12 @@ class Referee:
     @property
     def scored(self) -> RoundScored | None:
         return next((e for e in reversed(self.events) if isinstance(e, RoundScored)), None)
+
+
+def _under_seat_names(sighting: Sighting, aliases: dict[str, str], players: frozenset[str]) -> Sighting:
+    """``sighting`` with its back under the name of the seat it stands for (``aliases``), or, at a table of
+    known ``players`` where no player owns it, under its runner-up's when that is a player's."""
+    back = aliases.get(sighting.back, sighting.back) if sighting.back else None
+    if players and back and back not in players and sighting.back_runner_up in players:
+        back = sighting.back_runner_up
+    return sighting if back == sighting.back else replace(sighting, back=back)

@@ -128,11 +128,11 @@ class SeatSorter:
         self.places = tuple(places)
         self.middle = middle
         self.view = view
+        """The picture's outline on the table plane (None: unknown): a seat's leftovers laid beyond it are not
+        seen, and their count is short."""
         self.aliases: dict[str, str] = dict(aliases or {})
         """Back names the recogniser gives this table's backs, and the names they stand for (see
         :func:`box_mates`): a back read under one name is that player's card all round."""
-        """The picture's outline on the table plane (None: unknown): a seat's leftovers laid beyond it are not
-        seen, and their count is short."""
         self._hands: list[Hand] | None = None
         self.turn = turn
         """Which way round the table each seat's places run from its hand stack (+1 counter-clockwise on the
@@ -514,8 +514,9 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
     sets, and a table plays with whole boxes; two look-alike designs of different boxes (the red box's pink
     lettering, the green box's fuchsia and purple) trade places under a tinted light. So a back that is the only
     one of its box at the table, read unsurely (mean identity confidence under :data:`SURE_OWNER`), whose
-    readings most often put second a free set of a box that other seats play, is that set (seeds 101002 and
-    101006, four players of the red box: the red-pink seat read green-brown and green-purple, red-pink second).
+    readings most often put as runner-up (:attr:`Sighting.back_runner_up`: the likeliest design of another box)
+    a free set of a box that other seats play, is that set (seeds 101002 and 101006, four players of the red box:
+    the red-pink seat read green-brown and green-purple, red-pink the runner-up).
     Designs outside the default catalogue (enrolled under new names) have no box and are never renamed.
 
     >>> sure = [Sighting.back_at(b, (0.0, 0.0), identity_confidence=0.95) for b in ("red-red", "red-black")]
