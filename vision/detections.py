@@ -64,7 +64,8 @@ class CardDetections:
         identity_confidence: (N,) float32, the recogniser's confidence in colour/number or back.
         runner_up: (N, 2) int8, a face's second likeliest card as (colour, number), (-1, 0) when none.
         runner_up_confidence: (N,) float32, the recogniser's probability of that card (0 when none).
-        back_runner_up: (N,) object, a back's second likeliest design id (str) or None.
+        back_runner_up: (N,) object, a back's runner-up: the likeliest design id of another box than the one
+            read (see :class:`vision.recognise.backs.BackMatch`), or None.
     """
 
     corners: np.ndarray
