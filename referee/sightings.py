@@ -52,9 +52,9 @@ class Sighting:
     still (a copy lifted off a card that had lain still since it landed: after that landing).
     ``runner_up`` is the card the recogniser found second likeliest for a face, and ``runner_up_confidence`` its
     belief in it, when it tells: the rules may make it the likelier one (a card due on a stack, read as one that
-    would be a mistake there). ``back_runner_up`` is, for a back, the likeliest design of another box than the one
-    read, when the recogniser tells: the table's other backs may make it the likelier one (a lone back of another box, read
-    on a seat whose box-mates all lie round the table; see :mod:`referee.tracker.seats`).
+    would be a mistake there). ``back_runner_up`` is, for a back, the likeliest design of another box than the
+    one read, when the recogniser tells: the table's other backs may make it the likelier one (a lone back of
+    another box, read on a seat whose box-mates all lie round the table; see :mod:`referee.tracker.seats`).
     """
 
     kind: Kind
