@@ -235,3 +235,13 @@ def catalogue_file(path: str | os.PathLike[str] | None = None) -> Path | None:
     if path is not None:
         return Path(path)
     return DEFAULT_CATALOGUE_PATH if DEFAULT_CATALOGUE_PATH.is_file() else None
+
+
+def default_boxes() -> dict[str, str]:
+    """The box of each design of the default catalogue, by id: a box holds four sets, and tables play whole
+    boxes (see :func:`referee.tracker.seats.box_mates`).
+
+    >>> default_boxes()["red-pink"], sum(box == "green" for box in default_boxes().values())
+    ('red', 4)
+    """
+    return {design.id: design.box for design in Catalogue.default()}

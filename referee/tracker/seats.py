@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from referee.backs import default_boxes
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.sightings import FrameSightings, Point, Sighting, point_in_polygon, run_direction
 
@@ -527,7 +528,7 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
     >>> box_mates({"red-red": sure[:1], "red-black": sure[1:], "green-purple": [surely]})
     {}
     """
-    boxes = _default_boxes()
+    boxes = default_boxes()
     owners_in: Counter[str] = Counter(boxes[o] for o in read_as if o in boxes)
     renamed: dict[str, str] = {}
     for owner, seen in read_as.items():
@@ -545,13 +546,6 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
         if mate_box is not None and mate_box != box and owners_in[mate_box] >= 2 and second not in taken:
             renamed[owner] = second
     return renamed
-
-
-def _default_boxes() -> dict[str, str]:
-    """The box of each design of the default catalogue, by id."""
-    from referee.backs import Catalogue
-
-    return {design.id: design.box for design in Catalogue.default()}
 
 
 def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -> list[str | None]:
