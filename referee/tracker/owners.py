@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
@@ -102,7 +102,7 @@ class SeatWatch:
         self.faces: list[tuple[float, str, float, float]] = []
         """Every face seen outside the centre: time, card, and where (radius, angle round the middle)."""
         self.hand_votes: list[dict[str, float]] = [{} for _ in self.hands]
-        self.hand_readings: list[list[Sighting]] = [[] for _ in self.hands]
+        self.hand_readings: list[deque[Sighting]] = [deque(maxlen=HAND_READINGS_KEPT) for _ in self.hands]
         """The backs read at each hand in play (the latest :data:`HAND_READINGS_KEPT`), for their runner-ups."""
         self.glances = 0
         self.arms: dict[str, list[tuple[float, Point, tuple[Point, ...]]]] = defaultdict(list)
@@ -127,7 +127,6 @@ class SeatWatch:
                 if _apart(radius, angle, hand.radius, hand.angle) <= HAND_NEAR_MM:
                     votes[s.back] = votes.get(s.back, 0.0) + s.identity_confidence
                     read.append(s)
-                    del read[:-HAND_READINGS_KEPT]
 
     def see_arms(self, card: Card, t: float, at: Point, towards: Sequence[Point]) -> None:
         """The arm seen reaching to a card that landed at ``t`` at ``at``: in each frame round the landing, a point
@@ -162,7 +161,9 @@ class SeatWatch:
         self.seats = seats
         self.hands = seats.hands()
         self.hand_votes = [votes.get((hand.radius, hand.angle), {}) for hand in self.hands]
-        self.hand_readings = [read.get((hand.radius, hand.angle), []) for hand in self.hands]
+        self.hand_readings = [
+            read.get((hand.radius, hand.angle), deque(maxlen=HAND_READINGS_KEPT)) for hand in self.hands
+        ]
 
     def hand_owners(self) -> list[str | None]:
         """Each hand's owner: as the opening read it, else as its readings in play give (see

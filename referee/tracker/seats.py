@@ -331,6 +331,8 @@ class SeatSorter:
         ('red-red',)
         """
 
+        renamed = dict(aliases or {})
+
         def owner(p: _Place) -> str | None:
             x, y = p.radius * math.cos(p.angle), p.radius * math.sin(p.angle)
             near = [
@@ -340,7 +342,6 @@ class SeatSorter:
             ]
             return renamed.get(near[0], near[0]) if near and p.hand and p.owner is None else p.owner
 
-        renamed = dict(aliases or {})
         places = [_Place(p.radius, p.angle, owner(p), p.hand) for p in self.places]
         turn = turn if turn is not None else self.turn
         return SeatSorter(places, self.middle, self.view, turn, {**self.aliases, **renamed})
