@@ -12,11 +12,22 @@ CARD = (40, 62)  # a card's width and height in pixels
 
 
 def _line(
-    n: int, step: int, *, angle: float = 0.0, table: tuple[int, int, int] = (40, 70, 110), pattern: bool = False
+    n: int,
+    step: int,
+    *,
+    angle: float = 0.0,
+    table: tuple[int, int, int] = (40, 70, 110),
+    pattern: bool = False,
+    stripes: tuple[int, int, int] | None = None,
+    back: tuple[int, int, int] = (60, 60, 220),
 ) -> tuple[np.ndarray, np.ndarray]:
     """A picture of ``n`` cards laid left to right ``step`` px apart, each over the last, turned by ``angle``
-    degrees about the picture's middle; and each card's whole outline (N, 4, 2), as a detector boxes it."""
+    degrees about the picture's middle; and each card's whole outline (N, 4, 2), as a detector boxes it.
+    ``stripes``: a cloth striped diagonally in ``table`` and this colour, 24 px each."""
     picture = np.full((400, 640, 3), table, np.uint8)
+    if stripes is not None:
+        rows, cols = np.mgrid[0:400, 0:640]
+        picture[((rows + cols) // 24) % 2 == 1] = stripes
     rng = np.random.default_rng(n * 100 + step)
     picture = np.clip(picture + rng.normal(0, 4, picture.shape), 0, 255).astype(np.uint8)  # the cloth's grain
     w, h = CARD
@@ -24,7 +35,7 @@ def _line(
     boxes = []
     for i in range(n):
         x = x0 + step * i
-        cv2.rectangle(picture, (x, y0), (x + w, y0 + h), (60, 60, 220), -1)
+        cv2.rectangle(picture, (x, y0), (x + w, y0 + h), back, -1)
         if pattern:  # a back printed with thin stripes a quarter card apart
             for k in range(4, w, w // 4):
                 cv2.line(picture, (x + k, y0 + 6), (x + k, y0 + h - 6), (150, 150, 255), 1)
@@ -66,6 +77,13 @@ def test_a_printed_pattern_on_the_backs_repeats_too_but_the_step_stays_among_the
     measured = measure_shingles(picture, quads, float(CARD[0]))
     assert measured is not None
     assert any(abs(step - 20) <= 1 for step, _ in measured.steps)
+
+
+def test_a_pale_line_on_a_striped_cloth_runs_as_far_as_its_cards_differ_from_each_of_the_cloths_colours() -> None:
+    """A pale pink back on grey and green stripes lies near the stripes' mean colour, yet far from each stripe."""
+    extent, found = _count(8, 14, stripes=(40, 100, 40), table=(175, 175, 175), back=(225, 215, 240))
+    assert extent == pytest.approx(14 * 7 + CARD[0], abs=4)
+    assert found == pytest.approx(14, abs=1)
 
 
 def test_boxes_on_bare_table_are_no_line() -> None:
