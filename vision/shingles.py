@@ -174,8 +174,9 @@ def _extent(band: npt.NDArray[np.float32], edge: int) -> float | None:
     shows at the ends (:data:`TABLE_SAMPLES` of them): a striped or checked cloth shows two or three colours, and a
     pale back lies far from each although near their mean (seed 101018, four players: a red-pink line on a grey
     and green striped cloth measured 136 px against its boxes' 180 by the ends' median colour, 184 by their
-    colours). The 43 leftover lines of 14 four-player rounds (seeds 101001-101020, measured again offline): cards
-    miscounted 34 -> 24, no player's count made worse."""
+    colours). The 49 leftover lines of 16 four-player rounds (seeds 101000-101020, measured again offline): cards
+    miscounted 34 -> 25, one player's made worse (seed 101000: the corner of a pale blue line's last card reaching
+    into the band's end made its pale stripes table)."""
     ends = np.concatenate([band[:, :edge], band[:, -edge:]], axis=1).reshape(-1, 3)
     table = ends[:: max(1, len(ends) // TABLE_SAMPLES)]
     near = _nearest(table, table, self_excluded=True)
