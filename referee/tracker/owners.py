@@ -218,11 +218,9 @@ class SeatWatch:
         well name nobody: a wrong name costs a player two points, a missing one is left to the spreads.
         ``stopped``: when the round stopped, after which a card seen at a seat may be a centre card carried past
         it as the centre is gathered (see :meth:`_name_by_exclusion`). A card no face seen at a seat names is named
-        by the arm that put it down (:meth:`reached`), unless that owner's copy is named already or lay at their
-        seat across the landing (seen there before it and again after); and so is one last seen at a seat
-        :data:`STALE_S` or more before it landed, when the arm names another."""
+        by the arm that put it down (:meth:`reached`), unless that owner's copy is named already; and so is one
+        last seen at a seat :data:`STALE_S` or more before it landed, when the arm names another."""
         seen = self._seen()
-        in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
         turn, hand_owners = self.turn(), self.hand_owners()
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, hand_owners)]))
         named: list[str | None] = [None] * len(plays)
@@ -239,36 +237,20 @@ class SeatWatch:
             if fits and (len(fits) == 1 or fits[1][0][0] > fits[0][0][0] or fits[1][0][1] - fits[0][0][1] >= CLEAR_S):
                 owner = fits[0][1]
                 if fits[0][0][1] >= STALE_S:
-                    owner = self._arm(card, t, turn, hand_owners, taken, in_play) or owner
+                    arm = self._reached(card, t, turn, hand_owners)
+                    owner = arm if arm is not None and (arm, str(card)) not in taken else owner
                 named[i] = owner
                 taken.add((owner, str(card)))
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
-            arm = self._arm(card, t, turn, hand_owners, taken, in_play) if named[i] is None else None
-            if arm is not None:
+            arm = self._reached(card, t, turn, hand_owners) if named[i] is None else None
+            if arm is not None and (arm, str(card)) not in taken:
                 named[i] = arm
                 taken.add((arm, str(card)))
         if all(self.hand_owners()) and self.seats.no_seat_missing():
+            in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
             self._name_by_exclusion(plays, named, taken, in_play, everyone)
         return named
-
-    def _arm(
-        self,
-        card: Card,
-        t: float,
-        turn: int | None,
-        hand_owners: Sequence[str | None],
-        taken: set[tuple[str, str]],
-        in_play: dict[tuple[str, str], list[float]],
-    ) -> str | None:
-        """The owner the arm that put ``card`` down at ``t`` names (:meth:`reached`), unless their copy is named to
-        another landing already or lay at their seat across this one: an arm reaching over the stacks from one
-        seat while another seat's hand plays (seed 101008: red-pink's r3 seen at its seat 18 times round a landing
-        the arm gave red-pink, red-red's)."""
-        arm = self._reached(card, t, turn, hand_owners)
-        if arm is None or (arm, str(card)) in taken or _held_across(in_play.get((arm, str(card)), []), t):
-            return None
-        return arm
 
     @staticmethod
     def _name_by_exclusion(

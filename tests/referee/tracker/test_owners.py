@@ -441,13 +441,3 @@ def test_a_face_last_seen_at_a_seat_long_before_its_landing_yields_to_the_arm_th
     watch.see_arms(Card.parse("r7"), 5.0, (20.0, 10.0), from_blue)
     watch.see_arms(Card.parse("g2"), 5.5, (20.0, 10.0), from_blue)
     assert watch.owners([(Card.parse("r7"), 5.0), (Card.parse("g2"), 5.5)]) == ["blue-blue", "red-red"]
-
-
-def test_an_arm_names_nobody_whose_copy_lay_at_their_seat_across_the_landing() -> None:
-    """An arm from blue-blue's side reaching over the stacks as an r7 lands does not make it blue-blue's while
-    blue-blue's own r7 lies at their seat before and after; red-red's r7, last seen there 3 s before, is then the
-    one that fits."""
-    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
-    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 2.0)], (150.0, -390.0): [("r7", 0.0, 10.0)]})
-    watch.see_arms(Card.parse("r7"), 5.0, (20.0, 10.0), [(30.0, -250.0), (35.0, -300.0), (40.0, -330.0)])
-    assert watch.owners([(Card.parse("r7"), 5.0)]) == ["red-red"]
