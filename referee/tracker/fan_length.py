@@ -181,7 +181,7 @@ is the one the strong ones would be chosen by; a line of two or three cards repe
 seldom to tell it from the table's grain, and stays with its boxes (seed 101016: three cards 27.9 mm apart
 repeating at 0.29, whose weaker 19.6 mm peak would count four). The 49 leftover lines of 16 four-player rounds
 (seeds 101000-101020, the final count's lines measured again offline, a development script): cards miscounted
-25 -> 16 by this rule, no player's count made worse."""
+24 -> 15 by this rule, no player's count made worse."""
 SHINGLE_ROUNDING = 0.5
 """How much a candidate step loses for each card's worth of length it leaves over (a whole number of steps is
 what a line is): the step whose edges repeat most strongly wins, unless it fits the length much worse."""

@@ -86,6 +86,17 @@ def test_a_pale_line_on_a_striped_cloth_runs_as_far_as_its_cards_differ_from_eac
     assert found == pytest.approx(14, abs=1)
 
 
+def test_a_card_of_the_lines_colour_reaching_into_the_bands_end_leaves_the_table_its_median_colour() -> None:
+    """A neighbour of the line's own back lying over part of the band's end lends the table the line's colour; the
+    columns' median there is still the cloth's, so the line is measured all the same."""
+    picture, quads = _line(6, 20)
+    right, top, middle = int(quads[-1][1][0]), int(quads[-1][0][1]), int(quads[-1][:, 1].mean())
+    cv2.rectangle(picture, (right + 14, top - 40), (right + 60, middle - 3), (60, 60, 220), -1)
+    measured = measure_shingles(picture, quads, float(CARD[0]))
+    assert measured is not None
+    assert measured.extent_px == pytest.approx(20 * 5 + CARD[0], abs=3)
+
+
 def test_boxes_on_bare_table_are_no_line() -> None:
     picture = np.full((400, 640, 3), (40, 70, 110), np.uint8)
     quads = np.asarray([[[x, 170], [x + 40, 170], [x + 40, 232], [x, 232]] for x in (280, 300, 320)], np.float64)
