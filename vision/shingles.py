@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import numpy.typing as npt
+from scipy.spatial.distance import cdist
 
 MIN_STEP_PX = 3
 """Steps shorter than this are no step: at 720p a 3 px strip hides the card's back."""
@@ -127,14 +128,8 @@ def measure_shingles(
     warped = cv2.warpAffine(image, warp, (length, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     band = np.asarray(warped, np.float32)
     boxes_extent = a1 - a0 - 2 * pad
-    extent = next(
-        (
-            e
-            for e in (_extent(band, edge), _extent_by_median(band, edge))
-            if e is not None and abs(e - boxes_extent) <= AGREEMENT * card_px
-        ),
-        None,
-    )
+    measures = (measure(band, edge) for measure in (_extent, _extent_by_median))  # the second only if need be
+    extent = next((e for e in measures if e is not None and abs(e - boxes_extent) <= AGREEMENT * card_px), None)
     if extent is None:
         return None
     inner = slice(int(pad), length - int(pad))
@@ -217,13 +212,13 @@ def _run_around_middle(card: npt.NDArray[np.bool_]) -> float | None:
 
 def _nearest(
     colours: npt.NDArray[np.float32], table: npt.NDArray[np.float32], self_excluded: bool = False
-) -> npt.NDArray[np.float32]:
+) -> npt.NDArray[np.float64]:
     """Each of ``colours``' distance to the nearest of ``table``'s (BGR levels); ``self_excluded``: ``colours``
     are ``table`` itself, each compared with the others only."""
-    squared = (colours**2).sum(axis=1)[:, None] - 2.0 * colours @ table.T + (table**2).sum(axis=1)[None, :]
+    distances = cdist(colours, table)
     if self_excluded:
-        np.fill_diagonal(squared, np.inf)
-    return np.sqrt(np.maximum(squared.min(axis=1), 0.0))
+        np.fill_diagonal(distances, np.inf)
+    return distances.min(axis=1)
 
 
 def _run_end(card: npt.NDArray[np.bool_], start: int, direction: int) -> int:
