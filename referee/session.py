@@ -314,7 +314,7 @@ class _Loop:
             raise
         if video is not None:
             video.close()
-        self.arms.tell(self.referee)
+        self._record(self.arms.tell(self.referee), None)
         self._record(self.referee.finish(), None)
         self.result.warnings.extend(str(w) for w in self.referee.warnings)
         self.result.stacks = self._stacks()
@@ -373,8 +373,7 @@ class _Loop:
             return []
         # the arms that put the cards down, once the frames after each landing are in (referee.session_arms)
         self.arms.note(events)
-        self.arms.tell(self.referee, frame.t)
-        return events
+        return events + self.arms.tell(self.referee, frame.t)
 
     def _write_video(self, image: Image, state: OverlayState) -> None:
         if hasattr(self.video_out, "write_annotated"):

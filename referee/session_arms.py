@@ -20,6 +20,7 @@ from typing import Protocol
 
 from referee.cards import Card
 from referee.events import CardPlayed, Event, Placement, StackStarted
+from referee.tracker.rivals import RIVAL_AFTER_S, RIVAL_BEFORE_S, ArmEnd
 from vision.change import ClockReading
 from vision.geometry import TableGeometry
 from vision.reach import ArmWatch
@@ -37,6 +38,9 @@ class SeesArms(Protocol):
     def see_arms(self, card: Card, t: float, at: tuple[float, float], towards: Sequence[tuple[float, float]]) -> None:
         """The arm that put ``card`` down at ``t`` at ``at``: points back along it (table plane)."""
 
+    def see_rivals(self, landing: CardPlayed, frames: Sequence[Sequence[ArmEnd]]) -> list[Event]:
+        """Every arm reaching the card ``landing`` put down, each frame round it; returns the events they show."""
+
 
 @dataclass
 class LandingArms:
@@ -45,6 +49,7 @@ class LandingArms:
     geometry: TableGeometry
     watch: ArmWatch = field(default_factory=ArmWatch)
     waiting: list[tuple[float, Card, Placement]] = field(default_factory=list)
+    rivals_waiting: list[CardPlayed] = field(default_factory=list)
 
     def add(self, reading: ClockReading) -> None:
         """The change clock's reading of the next frame."""
@@ -55,14 +60,17 @@ class LandingArms:
         for event in events:
             if isinstance(event, StackStarted | CardPlayed) and event.card is not None and event.placement:
                 self.waiting.append((event.t, event.card, event.placement))
+            if isinstance(event, CardPlayed) and event.card is not None and event.placement:
+                self.rivals_waiting.append(event)
 
-    def tell(self, referee: SeesArms, now: float | None = None) -> None:
+    def tell(self, referee: SeesArms, now: float | None = None) -> list[Event]:
         """Tells ``referee`` the arms of the landings the video has run :data:`ARM_AFTER_S` past by ``now`` (None:
-        every landing still waiting, the video over)."""
+        every landing still waiting, the video over), and every arm reaching each card played once it has run
+        :data:`~referee.tracker.rivals.RIVAL_AFTER_S` past (two players' arms at once: a conflict); returns the
+        events the referee made of them."""
         due = [w for w in self.waiting if now is None or w[0] + ARM_AFTER_S <= now]
-        if not due:
-            return
-        self.waiting = [w for w in self.waiting if w not in due]
+        if due:
+            self.waiting = [w for w in self.waiting if w not in due]
         for t, card, placement in due:
             at = (placement.x, placement.y)
             (x, y), *_ = self.geometry.to_image([at]).tolist()
@@ -70,3 +78,25 @@ class LandingArms:
             if ends:
                 towards = [(float(p[0]), float(p[1])) for p in self.geometry.to_table(ends).tolist()]
                 referee.see_arms(card, t, at, towards)
+        events: list[Event] = []
+        rivals = [e for e in self.rivals_waiting if now is None or e.t + RIVAL_AFTER_S <= now]
+        if rivals:
+            self.rivals_waiting = [e for e in self.rivals_waiting if e not in rivals]
+        for landing in rivals:
+            assert landing.placement is not None
+            events += referee.see_rivals(landing, self._every_arm(landing.placement, landing.t))
+        return events
+
+    def _every_arm(self, placement: Placement, t: float) -> list[list[ArmEnd]]:
+        """Every arm reaching ``placement`` in each frame round ``t``, on the table plane."""
+        (x, y), *_ = self.geometry.to_image([(placement.x, placement.y)]).tolist()
+        frames: list[list[ArmEnd]] = []
+        for reaches in self.watch.every_arm_to((x, y), t - RIVAL_BEFORE_S, t + RIVAL_AFTER_S):
+            if len(reaches) < 2:
+                frames.append([])
+                continue
+            ends = self.geometry.to_table([r.end for r in reaches]).tolist()
+            frames.append(
+                [ArmEnd((float(e[0]), float(e[1])), r.off_picture) for e, r in zip(ends, reaches, strict=True)]
+            )
+        return frames

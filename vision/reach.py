@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +51,13 @@ START_PX = 2.0
 """The run starts this near the point: the hand is over the card that lands."""
 BAND = 0.7
 """Rays whose run is at least this share of the longest, next to it, make the arm's band."""
+APART_DEG = 30.0
+"""A second arm's rays lie at least this far round from the first's band (a wide arm's edge rays are its own)."""
+EDGE_PX = 0.5
+"""An arm's end this near the picture's edge (thumbnail pixels) ran off it."""
+OTHER_ARM_PX = 12.0
+"""A second arm runs at least this far back from the card (thumbnail pixels, 96 image pixels at 720p): a hand
+alone over the card, or the first arm's shadow, runs less far."""
 
 
 @dataclass
@@ -99,6 +107,35 @@ class ArmWatch:
                     out.append(((end[0] + 0.5) * scale - 0.5, (end[1] + 0.5) * scale - 0.5))
         return out
 
+    def every_arm_to(self, point: Point, t0: float, t1: float) -> list[list[Reach]]:
+        """For each frame kept from ``t0`` to ``t1`` (video seconds), each arm reaching ``point`` (image pixels):
+        where it runs back to, longest first (:func:`arm_ends`: two at most), and whether it runs off the picture;
+        frames too busy to tell are left out, frames where nothing reaches it give an empty list."""
+        out = []
+        scale = self._scale
+        at = ((point[0] + 0.5) / scale - 0.5, (point[1] + 0.5) / scale - 0.5)
+        for t, over in self._frames:
+            if t0 <= t <= t1 and over.mean() <= self.busy_share:
+                h, w = over.shape
+                out.append(
+                    [
+                        Reach(((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5), _at_edge(x, y, w, h))
+                        for x, y in arm_ends(over, at)
+                    ]
+                )
+        return out
+
+
+class Reach(NamedTuple):
+    """Where an arm reaching a point runs back to (image pixels), and whether it runs off the picture there."""
+
+    end: Point
+    off_picture: bool
+
+
+def _at_edge(x: float, y: float, w: int, h: int) -> bool:
+    return min(x, y, w - 1 - x, h - 1 - y) <= EDGE_PX
+
 
 def arm_end(over: npt.NDArray[np.bool_], point: Point) -> Point | None:
     """Where the foreground in ``over`` that reaches ``point`` runs back to (both in ``over``'s pixels): the
@@ -109,6 +146,24 @@ def arm_end(over: npt.NDArray[np.bool_], point: Point) -> Point | None:
     >>> over[0:18, 33:36] = True                                    # another crossing it, from the top
     >>> [round(v) for v in arm_end(over, (31.0, 20.0))]
     [79, 20]
+    """
+    ends = arm_ends(over, point, most=1)
+    return ends[0] if ends else None
+
+
+def arm_ends(over: npt.NDArray[np.bool_], point: Point, *, most: int = 2, min_px: float = OTHER_ARM_PX) -> list[Point]:
+    """Where each arm in ``over`` that reaches ``point`` runs back to, longest first, at most ``most``: the first
+    as :func:`arm_end`; each next one the band of longest runs among the rays at least :data:`APART_DEG` from
+    every band found, if its run is at least ``min_px`` long (a hand alone, a knuckle's shadow beside the arm is
+    shorter than an arm from a seat); two players reaching one card at once show two.
+
+    >>> over = np.zeros((40, 80), bool); over[18:23, 30:] = True   # an arm from the right edge
+    >>> over[0:20, 29:34] = True                                    # another from the top, its hand on it too
+    >>> [[round(v) for v in end] for end in arm_ends(over, (31.0, 20.0))]
+    [[79, 20], [31, 0]]
+    >>> over[0:12, 29:34] = False                                   # a hand alone, no arm behind it
+    >>> [[round(v) for v in end] for end in arm_ends(over, (31.0, 20.0))]
+    [[79, 20]]
     """
     h, w = over.shape
     cx, cy = point
@@ -121,18 +176,39 @@ def arm_end(over: npt.NDArray[np.bool_], point: Point) -> Point | None:
     hit[inside] = over[np.round(ys[inside]).astype(int), np.round(xs[inside]).astype(int)]
     near = over[int(np.clip(round(cy), 0, h - 1)), int(np.clip(round(cx), 0, w - 1))] or hit[:, :3].any()
     if not near:
-        return None
+        return []
     gap = max(1, round(GAP_PX / STEP_PX))
     runs = _runs(hit, inside.sum(axis=1), gap)
-    longest = int(np.argmax(runs))
-    if runs[longest] <= 0:
-        return None
+    free = np.ones(RAYS, bool)
+    apart = round(APART_DEG / 360 * RAYS)
+    ends: list[Point] = []
+    while len(ends) < most and free.any():
+        longest = int(np.flatnonzero(free)[np.argmax(runs[free])])
+        if runs[longest] <= 0 or (ends and runs[longest] * STEP_PX + START_PX < min_px):
+            break
+        band = _band(runs, longest, free)
+        for k in range(band[0] - apart, band[-1] + apart + 1):
+            free[k % RAYS] = False
+        ends.append(_reach(runs, band, point, w, h))
+    return ends
+
+
+def _band(runs: npt.NDArray[np.float64], longest: int, free: npt.NDArray[np.bool_]) -> list[int]:
+    """The rays next to ``longest`` (free ones, in order round the circle, as numbers that may run past either
+    end) whose runs are at least :data:`BAND` of its run."""
     band = [longest]
     for step in (-1, 1):
         k = longest + step
-        while len(band) < RAYS and runs[k % RAYS] >= BAND * runs[longest]:
+        while len(band) < RAYS and free[k % RAYS] and runs[k % RAYS] >= BAND * runs[longest]:
             band.append(k)
             k += step
+    return sorted(band)
+
+
+def _reach(runs: npt.NDArray[np.float64], band: list[int], point: Point, w: int, h: int) -> Point:
+    """Where the arm along ``band``'s middle ray runs back to from ``point``: as far as the band's shortest run,
+    no farther than the picture's edge."""
+    cx, cy = point
     middle = float(np.mean(band)) * 2 * math.pi / RAYS
     reach = float(min(runs[k % RAYS] for k in band)) * STEP_PX + START_PX
     dx, dy = math.cos(middle), math.sin(middle)

@@ -30,7 +30,7 @@ from enum import StrEnum
 
 from referee.cards import Card
 from referee.centre import Centre
-from referee.events import CardPlayed, Event, IllegalPlay, RoundScored, RoundStopped, StackStarted
+from referee.events import CardPlayed, Conflict, Event, IllegalPlay, RoundScored, RoundStopped, StackStarted
 from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point, Sighting
 from referee.tracker.counting import (
@@ -47,6 +47,7 @@ from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
+from referee.tracker.rivals import RIVAL_FRAMES, ArmEnd, rival_hands
 from referee.tracker.seats import Hand, SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
@@ -90,6 +91,16 @@ UNREAD_NEAR = 0.6
 """Spreads nearer the middle than this share of a hand's distance are the centre's, fanned where the stacks lay
 (every player's backs), not laid out before that seat (handed-back fans lie at 0.8-0.9 of it, seed 100600, eight
 players)."""
+EXPLAINED_S = 0.3
+EXPLAINED_MM = 300.0
+"""A card landed (or ruled illegal) this near in time and place to one two arms reached explains the second arm:
+it was on its way to that card, passing over this one (rendered rounds at seeds 101000-101006, four players:
+with 0.5 s, 3 of the 13 conflicts were lost to it; with 200 mm, 14 more false ones were said)."""
+ECHO_S = 1.7
+"""After a conflict on a stack, the loser takes their copy back up to 1.6 s later: their arm at the stack then
+reaches the next card landed there too."""
+SAME_CONFLICT_S = 1.0
+"""Two conflicts of one card on one stack this close in time are one (told by the arms, then by the lift)."""
 HOLD_S = 2.0
 """An illegal play ruled while backs lie in the centre (:data:`WIND_UP_BACKS` or more) is held until the centre
 shows none, for this long at most, and dropped if the centre is gathered meanwhile: the stacks were being turned
@@ -195,6 +206,55 @@ class Referee:
         per frame round the landing, on the table plane (see :meth:`SeatWatch.see_arms`)."""
         if self.seat_watch is not None:
             self.seat_watch.see_arms(card, t, at, towards)
+
+    def see_rivals(self, landing: CardPlayed, frames: Sequence[Sequence[ArmEnd]]) -> list[Event]:
+        """The arms seen reaching the card ``landing`` put down, in each frame round it (table plane, longest
+        first: see :func:`referee.tracker.rivals.rival_hands`); returns the conflict they show, if any: an arm from
+        each of two seats at once, where no other card landed beside it at that moment (:data:`EXPLAINED_S`,
+        :data:`EXPLAINED_MM`), not the loser of a conflict just said there taking their card back as the next
+        lands (:data:`ECHO_S`), and not a conflict said already."""
+        watch = self.seat_watch
+        if watch is None or landing.placement is None or landing.card is None or self.centre.stopped:
+            return []
+        if sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
+            return []
+        at = (landing.placement.x, landing.placement.y)
+        if self._explained(landing, at):
+            return []
+        pair = rival_hands(at, frames, watch.seats, watch.turn())
+        if pair is None:
+            return []
+        owners = dict(zip(watch.hands, watch.hand_owners(), strict=True))
+        backs = tuple(owners.get(hand) for hand in pair)
+        conflict = Conflict(
+            t=landing.t,
+            frame=landing.frame,
+            stack=landing.stack,
+            card=landing.card,
+            cards=(landing.card, landing.card),
+            backs=tuple(b for b in backs if b is not None) if all(backs) else (),
+        )
+        return self._emit([conflict])
+
+    def _explained(self, landing: CardPlayed, at: Point) -> bool:
+        """Whether another card landed beside ``landing`` at that moment (an arm on its way to it), or a conflict
+        said on its stack lately explains a second arm there."""
+        for event in reversed(self.events):
+            if event.t < landing.t - ECHO_S:
+                break
+            if event is landing:
+                continue
+            if isinstance(event, Conflict) and event.stack == landing.stack:
+                return True
+            placement = getattr(event, "placement", None)
+            if (
+                isinstance(event, StackStarted | CardPlayed | IllegalPlay)
+                and placement is not None
+                and abs(event.t - landing.t) <= EXPLAINED_S
+                and math.dist((placement.x, placement.y), at) <= EXPLAINED_MM
+            ):
+                return True
+        return False
 
     def _hold_while_winding(self, events: list[Event], backs: int) -> list[Event]:
         """``events`` less the illegal plays ruled while backs lie in the centre (see :data:`HOLD_S`), with those
@@ -461,8 +521,19 @@ class Referee:
         return sum(stack.height for stack in self.centre.stacks)
 
     def _emit(self, events: list[Event]) -> list[Event]:
+        # a conflict the arms told at its landing is not told again when the loser's card is seen lifted
+        events = [e for e in events if not (isinstance(e, Conflict) and self._said_conflict(e))]
         self.events.extend(events)
         return events
+
+    def _said_conflict(self, conflict: Conflict) -> bool:
+        return any(
+            isinstance(e, Conflict)
+            and e.stack == conflict.stack
+            and e.card == conflict.card
+            and abs(e.t - conflict.t) <= SAME_CONFLICT_S
+            for e in reversed(self.events[-50:])
+        )
 
     @property
     def scored(self) -> RoundScored | None:

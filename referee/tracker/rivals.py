@@ -1,0 +1,102 @@
+"""Two players' arms at one landing: the conflict a camera cannot see in the cards.
+
+When two players slap the same card onto a stack at once, the two copies land within a card's width of each other
+and the loser's lies under their hand until they take it back: neither the faces nor the stack's picture change
+the way a play does (rendered rounds at seeds 101000-101006, four players: of 13 conflicts the stack's picture told
+3). What does show is the two arms: in the frames round the landing, an arm from each of two seats reaches the
+card. :func:`rival_hands` tells them from the arms that only look like two:
+
+- an arm passing over the card on its way to another stack reaches out on both sides of it; the side with its
+  hand ends short of any seat (its end lies at a third to a half of a seat's distance from the middle, against
+  nine tenths or the picture's edge for an arm from a seat: the rounds above);
+- an arm's own edge, shadow or fingers spread lie within :data:`vision.reach.APART_DEG` of it, and reach the same
+  seat.
+
+The caller (:meth:`referee.tracker.Referee.see_rivals`) leaves out the landings another landing explains (an
+arm on its way to a card put down beside it at the same moment) and the loser's arm taking its card back as the
+next card lands.
+
+On the rounds above (a development script over the arms seen at each of the 397 landings said), two arms from
+two seats in at least :data:`RIVAL_FRAMES` frames: 10 of the 13 conflicts, and 2 of the 384 other landings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+from referee.sightings import Point
+from referee.tracker.seats import Hand
+
+RIVAL_FRAMES = 3
+"""Frames with an arm from each of two seats at the card, at 30 frames a second: both hands are over the stack
+from a few frames before the landing until the winner's lets go (a tenth of a second or so)."""
+RIVAL_BEFORE_S = 0.15
+RIVAL_AFTER_S = 0.4
+"""The frames looked at round a landing's time."""
+SEAT_REACH = 0.8
+"""An arm from a seat runs back at least this share of its hand stack's distance from the middle (or off the
+picture); a hand's side of an arm passing over the card ends nearer the middle."""
+
+
+class ArmEnd(NamedTuple):
+    """Where an arm reaching the card runs back to on the table plane, and whether it ran off the picture."""
+
+    end: Point
+    off_picture: bool
+
+
+class Reaches(Protocol):
+    """What names an arm's seat: :class:`referee.tracker.seats.SeatSorter`."""
+
+    middle: Point
+
+    def seat_reaching(self, at: Point, toward: Point, turn: int | None) -> Hand | None: ...
+
+
+def rival_hands(
+    at: Point, frames: Sequence[Sequence[ArmEnd]], seats: Reaches, turn: int | None, *, min_frames: int = RIVAL_FRAMES
+) -> tuple[Hand, Hand] | None:
+    """The two hands whose arms reached the card landed at ``at`` together, from the arms seen reaching it in each
+    frame round the landing (``frames``: longest first, as :func:`vision.reach.arm_ends` gives them), when at
+    least ``min_frames`` frames show two arms each from a seat (see the module docstring), the same two seats
+    most often; None otherwise.
+
+    >>> from referee.tracker.seats import SeatSorter
+    >>> from referee.sightings import Sighting
+    >>> hands = [Sighting.back_at(b, p) for b, p in (("red-red", (0.0, 500.0)), ("blue-blue", (500.0, 0.0)))]
+    >>> seats = SeatSorter.from_opening(hands, middle=(0.0, 0.0))
+    >>> red, blue = ArmEnd((0.0, 480.0), False), ArmEnd((700.0, 10.0), True)
+    >>> pair = rival_hands((10.0, 10.0), [[red, blue]] * 3, seats, turn=-1)
+    >>> sorted(hand.owner for hand in pair)
+    ['blue-blue', 'red-red']
+    >>> rival_hands((10.0, 10.0), [[red, blue]] * 2 + [[red]] * 5, seats, turn=-1) is None  # two frames only
+    True
+    >>> hand_side = ArmEnd((200.0, 10.0), False)  # an arm to a card beyond: its hand ends short of the seat
+    >>> rival_hands((10.0, 10.0), [[red, hand_side]] * 5, seats, turn=-1) is None
+    True
+    """
+    pairs: dict[frozenset[Hand], list[tuple[Hand, Hand]]] = {}
+    for arms in frames:
+        if len(arms) < 2:
+            continue
+        hands = [_seat_of(at, arm, seats, turn) for arm in arms[:2]]
+        first, second = hands
+        if first is None or second is None or first == second:
+            continue
+        pairs.setdefault(frozenset((first, second)), []).append((first, second))
+    if not pairs:
+        return None
+    seen = max(pairs.values(), key=len)
+    return seen[0] if len(seen) >= min_frames else None
+
+
+def _seat_of(at: Point, arm: ArmEnd, seats: Reaches, turn: int | None) -> Hand | None:
+    """The hand of the seat ``arm`` comes from, if it runs back far enough to come from one."""
+    hand = seats.seat_reaching(at, arm.end, turn)
+    if hand is None:
+        return None
+    if not arm.off_picture and math.dist(arm.end, seats.middle) < SEAT_REACH * hand.radius:
+        return None
+    return hand

@@ -1,0 +1,71 @@
+"""Two players' arms at one card as it lands: a conflict, unless something else explains the second arm."""
+
+from __future__ import annotations
+
+import math
+
+from referee.events import CardPlayed, Conflict
+from referee.sightings import Sighting
+from referee.tracker import Referee
+from referee.tracker.referee_session import RefereeSettings
+from referee.tracker.rivals import ArmEnd
+from referee.tracker.seats import SeatSorter
+from referee.tracker.synthetic import ScriptedTable
+
+RED, BLUE, GREEN = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0)
+FROM_RED, FROM_GREEN = ArmEnd((5.0, 380.0), False), ArmEnd((640.0, 0.0), True)
+"""Where an arm from red-red's seat and one from green-green's (off the picture's edge) run back to."""
+HAND_BEYOND = ArmEnd((150.0, 0.0), False)
+"""The hand's side of an arm reaching over the card to another stack: it ends short of any seat."""
+
+
+def _referee(plays: list[tuple[str, float, tuple[float, float]]], until: float) -> Referee:
+    seats = SeatSorter.from_opening(
+        [Sighting.back_at(b, at) for b, at in (("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))],
+        middle=(0.0, 0.0),
+    )
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue", "green-green"))
+    table = ScriptedTable(30.0)
+    for card, t, at in plays:
+        table.put(t, card, at)
+    for frame in table.frames(until):
+        referee.update(frame)
+    return referee
+
+
+def _played(referee: Referee, card: str) -> CardPlayed:
+    return next(e for e in referee.events if isinstance(e, CardPlayed) and str(e.card) == card)
+
+
+def test_an_arm_from_each_of_two_seats_at_a_card_as_it_lands_is_a_conflict_over_it() -> None:
+    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0)
+    landing = _played(referee, "r2")
+    (conflict,) = referee.see_rivals(landing, [[], [FROM_RED], [FROM_RED, FROM_GREEN], [FROM_RED, FROM_GREEN]] * 2)
+    assert isinstance(conflict, Conflict)
+    assert (conflict.t, conflict.stack, str(conflict.card)) == (landing.t, landing.stack, "r2")
+    assert sorted(conflict.backs) == ["green-green", "red-red"]
+    assert conflict in referee.events
+    # told again (the loser's card seen lifted), it is the same conflict: said once
+    assert referee.update(None) == [] and referee.see_rivals(landing, [[FROM_RED, FROM_GREEN]] * 4) == []
+
+
+def test_too_few_frames_with_two_arms_or_one_arms_two_sides_say_nothing() -> None:
+    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0)
+    landing = _played(referee, "r2")
+    assert referee.see_rivals(landing, [[FROM_RED, FROM_GREEN]] * 2 + [[FROM_RED]] * 6) == []
+    assert referee.see_rivals(landing, [[FROM_RED, HAND_BEYOND]] * 8) == []
+    assert not any(isinstance(e, Conflict) for e in referee.events)
+
+
+def test_a_second_arm_on_its_way_to_a_card_landing_beside_it_at_once_is_no_conflict() -> None:
+    plays = [("r1", 0.0, (0.0, 0.0)), ("b1", 0.0, (120.0, 0.0)), ("r2", 1.0, (0.0, 0.0)), ("b2", 1.1, (120.0, 0.0))]
+    referee = _referee(plays, until=2.0)
+    assert referee.see_rivals(_played(referee, "r2"), [[FROM_RED, FROM_GREEN]] * 6) == []
+
+
+def test_the_loser_taking_their_copy_back_as_the_next_card_lands_is_no_second_conflict() -> None:
+    plays = [("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0)), ("r3", 2.0, (0.0, 0.0))]
+    referee = _referee(plays, until=3.0)
+    assert len(referee.see_rivals(_played(referee, "r2"), [[FROM_RED, FROM_GREEN]] * 4)) == 1
+    assert referee.see_rivals(_played(referee, "r3"), [[FROM_RED, FROM_GREEN]] * 4) == []
