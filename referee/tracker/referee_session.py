@@ -92,10 +92,11 @@ UNREAD_NEAR = 0.6
 (every player's backs), not laid out before that seat (handed-back fans lie at 0.8-0.9 of it, seed 100600, eight
 players)."""
 EXPLAINED_S = 0.3
-EXPLAINED_MM = 300.0
+EXPLAINED_MM = 500.0
 """A card landed (or ruled illegal) this near in time and place to one two arms reached explains the second arm:
 it was on its way to that card, passing over this one (rendered rounds at seeds 101000-101006, four players:
-with 0.5 s, 3 of the 13 conflicts were lost to it; with 200 mm, 14 more false ones were said)."""
+with 0.5 s, 3 of the 13 conflicts were lost to it; with 200 mm, 14 more false ones were said; with 300 mm, two
+arms to landings 370 and 500 mm off were said conflicts)."""
 ECHO_S = 1.7
 """After a conflict on a stack, the loser takes their copy back up to 1.6 s later: their arm at the stack then
 reaches the next card landed there too."""

@@ -7,8 +7,7 @@ the way a play does (rendered rounds at seeds 101000-101006, four players: of 13
 card. :func:`rival_hands` tells them from the arms that only look like two:
 
 - an arm passing over the card on its way to another stack reaches out on both sides of it; the side with its
-  hand ends short of any seat (its end lies at a third to a half of a seat's distance from the middle, against
-  nine tenths or the picture's edge for an arm from a seat: the rounds above);
+  hand ends short of any seat (:data:`SEAT_REACH`);
 - an arm's own edge, shadow or fingers spread lie within :data:`vision.reach.APART_DEG` of it, and reach the same
   seat.
 
@@ -35,9 +34,10 @@ from a few frames before the landing until the winner's lets go (a tenth of a se
 RIVAL_BEFORE_S = 0.15
 RIVAL_AFTER_S = 0.4
 """The frames looked at round a landing's time."""
-SEAT_REACH = 0.8
+SEAT_REACH = 0.85
 """An arm from a seat runs back at least this share of its hand stack's distance from the middle (or off the
-picture); a hand's side of an arm passing over the card ends nearer the middle."""
+picture); a hand's side of an arm passing over the card ends nearer the middle (the rounds above, hands 460-570 mm
+from the middle: arms from a seat ran 490-680 mm back when not off the picture, hands' sides 100-435 mm)."""
 
 
 class ArmEnd(NamedTuple):
