@@ -20,7 +20,7 @@ from typing import Protocol
 
 from referee.cards import Card
 from referee.events import CardPlayed, Event, Placement, StackStarted
-from referee.tracker.rivals import RIVAL_AFTER_S, RIVAL_BEFORE_S, ArmEnd
+from referee.tracker.rivals import RIVAL_AFTER_S, RIVAL_BEFORE_S, RIVAL_TOLD_S, ArmEnd
 from vision.change import ClockReading
 from vision.geometry import TableGeometry
 from vision.reach import ArmWatch
@@ -65,9 +65,9 @@ class LandingArms:
 
     def tell(self, referee: SeesArms, now: float | None = None) -> list[Event]:
         """Tells ``referee`` the arms of the landings the video has run :data:`ARM_AFTER_S` past by ``now`` (None:
-        every landing still waiting, the video over), and every arm reaching each card played once it has run
-        :data:`~referee.tracker.rivals.RIVAL_AFTER_S` past (two players' arms at once: a conflict); returns the
-        events the referee made of them."""
+        every landing still waiting, the video over), and every arm reaching each card played round its landing
+        once the video has run :data:`~referee.tracker.rivals.RIVAL_TOLD_S` past it (two players' arms at once: a
+        conflict); returns the events the referee made of them."""
         due = [w for w in self.waiting if now is None or w[0] + ARM_AFTER_S <= now]
         if due:
             self.waiting = [w for w in self.waiting if w not in due]
@@ -79,7 +79,7 @@ class LandingArms:
                 towards = [(float(p[0]), float(p[1])) for p in self.geometry.to_table(ends).tolist()]
                 referee.see_arms(card, t, at, towards)
         events: list[Event] = []
-        rivals = [e for e in self.rivals_waiting if now is None or e.t + RIVAL_AFTER_S <= now]
+        rivals = [e for e in self.rivals_waiting if now is None or e.t + RIVAL_TOLD_S <= now]
         if rivals:
             self.rivals_waiting = [e for e in self.rivals_waiting if e not in rivals]
         for landing in rivals:

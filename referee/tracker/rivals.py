@@ -34,6 +34,9 @@ from a few frames before the landing until the winner's lets go (a tenth of a se
 RIVAL_BEFORE_S = 0.15
 RIVAL_AFTER_S = 0.4
 """The frames looked at round a landing's time."""
+RIVAL_TOLD_S = 1.0
+"""How long after a landing its arms are judged: the cards landing round it by then have been said (the referee
+says a card a few tenths of a second after it lands), so that one of them can explain a second arm."""
 SEAT_REACH = 0.85
 """An arm from a seat runs back at least this share of its hand stack's distance from the middle (or off the
 picture); a hand's side of an arm passing over the card ends nearer the middle (the rounds above, hands 460-570 mm

@@ -8,7 +8,7 @@ import numpy as np
 from referee.cards import Card
 from referee.events import CardPlayed, Event, Placement, StackStarted
 from referee.session_arms import ARM_AFTER_S, LandingArms
-from referee.tracker.rivals import RIVAL_AFTER_S, ArmEnd
+from referee.tracker.rivals import RIVAL_TOLD_S, ArmEnd
 from vision.change import ChangeClock
 from vision.geometry import TableGeometry
 
@@ -80,9 +80,9 @@ def test_every_arm_at_a_card_played_is_told_once_the_frames_after_it_are_in() ->
     arms = frames_with_an_arm((700, 380), (700, 900), 0.9, 1.1, (1400, 380))
     told = Told()
     arms.note([CardPlayed(t=1.0, card=Card.parse("r7"), stack=1, placement=Placement(60.0, 20.0))])
-    arms.tell(told, now=1.0 + RIVAL_AFTER_S / 2)
+    arms.tell(told, now=1.0 + RIVAL_TOLD_S / 2)
     assert told.rivals == []
-    arms.tell(told, now=1.0 + RIVAL_AFTER_S)
+    arms.tell(told, now=1.0 + RIVAL_TOLD_S)
     ((landing, frames),) = told.rivals
     assert landing.card == Card.parse("r7")
     two = [arms for arms in frames if len(arms) == 2]
