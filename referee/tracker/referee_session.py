@@ -102,6 +102,9 @@ ECHO_S = 1.7
 reaches the next card landed there too."""
 SAME_CONFLICT_S = 1.0
 """Two conflicts of one card on one stack this close in time are one (told by the arms, then by the lift)."""
+RECENT_EVENTS = 100
+"""The latest events looked back through for those near a landing in time: events come out of time order (a
+conflict is dated at its landing, an illegal play held while the centre winds up), so not the newest alone."""
 HOLD_S = 2.0
 """An illegal play ruled while backs lie in the centre (:data:`WIND_UP_BACKS` or more) is held until the centre
 shows none, for this long at most, and dropped if the centre is gathered meanwhile: the stacks were being turned
@@ -240,10 +243,8 @@ class Referee:
     def _explained(self, landing: CardPlayed, at: Point) -> bool:
         """Whether another card landed beside ``landing`` at that moment (an arm on its way to it), or a conflict
         said on its stack lately explains a second arm there."""
-        for event in reversed(self.events):
-            if event.t < landing.t - ECHO_S:
-                break
-            if event is landing:
+        for event in self.events[-RECENT_EVENTS:]:
+            if event is landing or event.t < landing.t - ECHO_S:
                 continue
             if isinstance(event, Conflict) and event.stack == landing.stack:
                 return True
@@ -533,7 +534,7 @@ class Referee:
             and e.stack == conflict.stack
             and e.card == conflict.card
             and abs(e.t - conflict.t) <= SAME_CONFLICT_S
-            for e in reversed(self.events[-50:])
+            for e in self.events[-RECENT_EVENTS:]
         )
 
     @property
