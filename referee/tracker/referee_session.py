@@ -47,7 +47,7 @@ from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
-from referee.tracker.rivals import LIFT_RIVAL_FRAMES, RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, rival_frames
+from referee.tracker.rivals import RIVAL_FRAMES, ArmEnd, rival_hands
 from referee.tracker.seats import Hand, SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
@@ -166,10 +166,6 @@ class Referee:
         self._spread_since: float | None = None
         self._winding: deque[tuple[float, bool]] = deque()
         self._held: list[tuple[Event, float]] = []
-        self._lifted: list[Conflict] = []
-        """Conflicts the judge told by a lift, waiting for the arms round their landing (:meth:`_lift_vetted`)."""
-        self._rivals_seen: dict[tuple[int | None, float], int] = {}
-        """Per card played whose arms were judged (its stack and time): frames with arms from two seats."""
         self._t, self._frame = 0.0, 0
         self._closed_for: object = None
         self._closed: frozenset[str] = frozenset()
@@ -191,7 +187,6 @@ class Referee:
         for change in self.tracker.update(frame):
             events.extend(self.judge.rule(change))
             self.tracker.settle(change.pile, *self.judge.holding(change.pile))
-        events = self._lift_vetted(events)
         backs = self._centre_backs(frame) if frame is not None else 0
         if frame is not None and self._gathered(frame, backs):
             self._held.clear()  # the stacks being turned over, not cards played
@@ -223,15 +218,16 @@ class Referee:
         :data:`EXPLAINED_MM`), not the loser of a conflict just said there taking their card back as the next
         lands (:data:`ECHO_S`), and not a conflict said already."""
         watch = self.seat_watch
-        if watch is None or landing.placement is None or landing.card is None:
+        if watch is None or landing.placement is None or landing.card is None or self.centre.stopped:
+            return []
+        if sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
             return []
         at = (landing.placement.x, landing.placement.y)
-        seen = rival_frames(at, frames, watch.seats, watch.turn()) if any(len(a) >= 2 for a in frames) else None
-        self._rivals_seen[(landing.stack, landing.t)] = seen[1] if seen is not None else 0
-        released = self._release_lifted(self._t)
-        if self.centre.stopped or seen is None or seen[1] < RIVAL_FRAMES or self._explained(landing, at):
-            return self._emit(released)
-        pair = seen[0]
+        if self._explained(landing, at):
+            return []
+        pair = rival_hands(at, frames, watch.seats, watch.turn())
+        if pair is None:
+            return []
         owners = dict(zip(watch.hands, watch.hand_owners(), strict=True))
         backs = tuple(owners.get(hand) for hand in pair)
         conflict = Conflict(
@@ -242,44 +238,7 @@ class Referee:
             cards=(landing.card, landing.card),
             backs=tuple(b for b in backs if b is not None) if all(backs) else (),
         )
-        return self._emit([*released, conflict])
-
-    def _lift_vetted(self, events: list[Event]) -> list[Event]:
-        """``events`` with each conflict the judge told by a lift held until the arms round its landing have been
-        judged (:meth:`see_rivals`), and dropped if they showed two seats' arms at the card in fewer than
-        :data:`~referee.tracker.rivals.LIFT_RIVAL_FRAMES` frames; with the ones held before that are due."""
-        kept: list[Event] = []
-        for event in events:
-            if isinstance(event, Conflict) and self.seat_watch is not None:
-                self._lifted.append(event)
-            else:
-                kept.append(event)
-        return self._release_lifted(self._t) + kept
-
-    def _release_lifted(self, now: float | None) -> list[Event]:
-        """The conflicts told by a lift whose landing's arms have been judged since, and showed two seats; those
-        no arms were judged for by :data:`~referee.tracker.rivals.RIVAL_TOLD_S` and a second after (a source
-        without the frames' arms), or at all when ``now`` is None (the source has ended), as they were told."""
-        out: list[Event] = []
-        waiting: list[Conflict] = []
-        for conflict in self._lifted:
-            seen = next(
-                (
-                    n
-                    for (stack, t), n in self._rivals_seen.items()
-                    if stack == conflict.stack and abs(t - conflict.t) <= 0.05
-                ),
-                None,
-            )
-            if seen is not None:
-                if seen >= LIFT_RIVAL_FRAMES:
-                    out.append(conflict)
-            elif now is None or now > conflict.t + RIVAL_TOLD_S + 1.0:
-                out.append(conflict)
-            else:
-                waiting.append(conflict)
-        self._lifted = waiting
-        return out
+        return self._emit([conflict])
 
     def _explained(self, landing: CardPlayed, at: Point) -> bool:
         """Whether another card landed beside ``landing`` at that moment (an arm on its way to it), or a conflict
@@ -333,7 +292,7 @@ class Referee:
         if self.phase is Phase.COUNTING and self.counter.frames:
             return self._emit(self._score())
         held, self._held = [e for e, _ in self._held], []
-        return self._emit(self._release_lifted(None) + held)
+        return self._emit(held)
 
     # ---- round end
 

@@ -35,12 +35,6 @@ from a few frames before the landing until the winner's lets go (a tenth of a se
 RIVAL_BEFORE_S = 0.15
 RIVAL_AFTER_S = 0.4
 """The frames looked at round a landing's time."""
-LIFT_RIVAL_FRAMES = 1
-"""A conflict the judge tells by the loser's copy lifted off the stack (:meth:`referee.tracker.judge.Judge`) stands
-only if the arms showed two seats at the card in at least this many frames round its landing, where they were
-watched: a hand straightening the top, or passing, lifts nothing of its own (seeds 101000-101011, four players:
-of 12 conflicts told by the lift, the 6 right ones showed two seats' arms in 1-5 frames, 5 of the 6 wrong ones
-in none)."""
 RIVAL_TOLD_S = 1.0
 """How long after a landing its arms are judged: the cards landing round it by then have been said (the referee
 says a card a few tenths of a second after it lands), so that one of them can explain a second arm."""
@@ -87,26 +81,6 @@ def rival_hands(
     >>> rival_hands((10.0, 10.0), [[red, hand_side]] * 5, seats, turn=-1) is None
     True
     """
-    seen = rival_frames(at, frames, seats, turn)
-    return seen[0] if seen is not None and seen[1] >= min_frames else None
-
-
-def rival_frames(
-    at: Point, frames: Sequence[Sequence[ArmEnd]], seats: Reaches, turn: int | None
-) -> tuple[tuple[Hand, Hand], int] | None:
-    """The two seats whose arms reached the card at ``at`` together most often, and in how many frames (see
-    :func:`rival_hands`); None when no frame shows arms from two seats.
-
-    >>> from referee.tracker.seats import SeatSorter
-    >>> from referee.sightings import Sighting
-    >>> hands = [Sighting.back_at(b, p) for b, p in (("red-red", (0.0, 500.0)), ("blue-blue", (500.0, 0.0)))]
-    >>> seats = SeatSorter.from_opening(hands, middle=(0.0, 0.0))
-    >>> red, blue = ArmEnd((0.0, 480.0), False), ArmEnd((700.0, 10.0), True)
-    >>> rival_frames((10.0, 10.0), [[red, blue], [red], [blue, red]], seats, turn=-1)[1]
-    2
-    >>> rival_frames((10.0, 10.0), [[red], [blue]], seats, turn=-1) is None  # one after the other, never together
-    True
-    """
     pairs: dict[frozenset[Hand], list[tuple[Hand, Hand]]] = {}
     for arms in frames:
         if len(arms) < 2:
@@ -119,7 +93,7 @@ def rival_frames(
     if not pairs:
         return None
     seen = max(pairs.values(), key=len)
-    return seen[0], len(seen)
+    return seen[0] if len(seen) >= min_frames else None
 
 
 def _seat_of(at: Point, arm: ArmEnd, seats: Reaches, turn: int | None) -> Hand | None:

@@ -69,33 +69,3 @@ def test_the_loser_taking_their_copy_back_as_the_next_card_lands_is_no_second_co
     referee = _referee(plays, until=3.0)
     assert len(referee.see_rivals(_played(referee, "r2"), [[FROM_RED, FROM_GREEN]] * 4)) == 1
     assert referee.see_rivals(_played(referee, "r3"), [[FROM_RED, FROM_GREEN]] * 4) == []
-
-
-# ---- a conflict the judge told by the loser's copy lifted (referee.tracker.judge) stands only if the arms agree
-
-
-def _lifted(referee: Referee, landing: CardPlayed) -> Conflict:
-    return Conflict(t=landing.t, frame=landing.frame, stack=landing.stack, card=landing.card, cards=(landing.card,) * 2)
-
-
-def test_a_conflict_told_by_a_lift_waits_for_the_arms_and_stands_if_they_showed_two_seats_at_once() -> None:
-    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0)
-    landing = _played(referee, "r2")
-    lifted = _lifted(referee, landing)
-    assert referee._lift_vetted([lifted]) == []  # the landing's arms not judged yet
-    assert referee.see_rivals(landing, [[FROM_RED], [FROM_RED, FROM_GREEN], [FROM_GREEN]]) == [lifted]
-
-
-def test_a_conflict_told_by_a_lift_where_the_arms_showed_one_seat_only_is_dropped() -> None:
-    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0)
-    landing = _played(referee, "r2")
-    assert referee.see_rivals(landing, [[FROM_RED]] * 6 + [[FROM_RED, HAND_BEYOND]] * 3) == []
-    assert referee._lift_vetted([_lifted(referee, landing)]) == []
-    assert not any(isinstance(e, Conflict) for e in referee.finish())
-
-
-def test_a_conflict_told_by_a_lift_with_no_arms_watched_is_told_as_before() -> None:
-    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0)
-    lifted = _lifted(referee, _played(referee, "r2"))
-    assert referee._lift_vetted([lifted]) == []
-    assert lifted in referee.finish()  # the source ended with no arms told about that landing
