@@ -100,12 +100,12 @@ def replay_video(
             labelled = list(vision.label_frames())
             step = max(1, len(labelled) // session.settings.sample_frames)
             samples = [labelled[0], *labelled[step // 2 :: step]] if labelled else []
-            frames = prefetched(source.frames()) if pictures else vision.label_frames()
+            frames = prefetched(source.frames(), halve=True) if pictures else vision.label_frames()
         else:
             samples = list(source.sample(session.sample_times(source.info)))
             stride = max(1, options.stride)
             wanted = None if options.video else (lambda index: index % stride == 0)
-            frames = prefetched(source.frames(need_picture=wanted))
+            frames = prefetched(source.frames(need_picture=wanted), halve=True)
         writer = _annotated_writer(out, source, options) if options.video else None
         try:
             result = session.run(

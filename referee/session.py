@@ -19,12 +19,13 @@ cards (4) or without a round end (5) says so, with everything else still written
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
@@ -212,7 +213,8 @@ class Session:
             result.wall_s = time.perf_counter() - start
             return result
         result.timings["geometry_s"] = found_s
-        _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
+        with _opencv_on_one_thread():
+            _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
         result.broken = source.broken  # its unreadable frames came through as frames without a picture: counted
         if result.unreadable:
             result.warnings.append(f"{result.unreadable} unreadable frames were skipped")
@@ -220,6 +222,19 @@ class Session:
         spent = sum(result.timings.get(k, 0.0) for k in ("geometry_s", "vision_s", "referee_s", "sinks_s"))
         result.timings["decode_and_rest_s"] = max(0.0, result.wall_s - spent)
         return result
+
+
+@contextlib.contextmanager
+def _opencv_on_one_thread() -> Iterator[None]:
+    """OpenCV on the calling thread alone while the frame loop runs: the loop's own threads (the decoder, the
+    detector beside the recognition, the video writer) already keep the cores busy, and OpenCV's pool splitting a
+    resize over a core another thread holds waits for it (the sample round: 21.0 -> 19.9 CPU s). Put back after."""
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(threads)
 
 
 def _opening(first: Any, glances: list[Any], geometry: TableGeometry) -> FrameSightings:
@@ -416,7 +431,7 @@ class _Loop:
             return _Plan(frame, "unreadable")
         if ticked is None and frame.image is not None:
             # in play the clock also watches the centre for cards lifted off piles (see ChangeClock)
-            self.clock.tick(frame.image, frame.t, self._gate_region(frame.image))
+            self.clock.tick(frame.image, frame.t, self._gate_region(frame.image), frame.half)
             if self.referee.watches_seats:
                 self.arms.add(self.clock.reading())
         clock = ticked if ticked is not None else self.clock.reading()

@@ -79,7 +79,9 @@ class DetectorVision:
             if not careful or not isinstance(careful.detector, ThoroughDetector):
                 return cls(reader)
             # the opening's plan runs the counting plan's own detector (one network loaded)
-            opening = ThoroughDetector(careful.detector.detector, OPENING_PLAN, conf=OPENING_PLAN.conf)
+            opening = ThoroughDetector(
+                careful.detector.detector, OPENING_PLAN, conf=OPENING_PLAN.conf, workers=careful.detector.workers
+            )
             return cls(reader, careful.detector, opening)
         except FileNotFoundError as exc:
             raise InputFileError(f"{exc} (or replay a rendered video with --oracle)") from None

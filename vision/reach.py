@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from vision.change import ClockReading
+from vision.change import ClockReading, greatest_channel
 
 Point = tuple[float, float]
 
@@ -88,7 +88,7 @@ class ArmWatch:
             self._rest = np.where((changed <= reading.t - self.still_s)[..., None], now, self._rest)
         self._scale = reading.scale
         diff = np.abs(now - self._rest)
-        over = (diff.max(axis=2) if diff.ndim == 3 else diff) > self.threshold
+        over = greatest_channel(diff) > self.threshold
         self._frames.append((reading.t, over))
         while self._frames and self._frames[0][0] < reading.t - self.keep_s:
             self._frames.popleft()

@@ -18,7 +18,7 @@ import math
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,17 @@ class Frame:
     t: float
     image: Image | None
     skipped: bool = False
+    half: Image | None = field(default=None, repr=False, compare=False)
+    """The picture at half its width and height (linear interpolation), when made ahead: :func:`prefetched`
+    makes it in the decoder's thread, beside the reading of the frames before, for the change clock's pictures,
+    which start from it (:meth:`vision.change.ChangeClock.tick`)."""
+
+    def halved(self) -> Frame:
+        """The same frame with :attr:`half` made."""
+        if self.image is None or self.half is not None:
+            return self
+        size = (self.image.shape[1] // 2, self.image.shape[0] // 2)
+        return replace(self, half=np.asarray(cv2.resize(self.image, size, interpolation=cv2.INTER_LINEAR), np.uint8))
 
 
 class VideoSource:
@@ -316,9 +327,10 @@ class CameraSource:
         self.capture.release()
 
 
-def prefetched(frames: Iterator[Frame], depth: int = 8) -> Iterator[Frame]:
+def prefetched(frames: Iterator[Frame], depth: int = 8, *, halve: bool = False) -> Iterator[Frame]:
     """The same frames, decoded ahead in a thread (FFmpeg and OpenCV release the GIL, so decoding the next
     frames overlaps with reading the current one); an error in the decoder is raised here, in order.
+    ``halve``: each picture is also halved there (:attr:`Frame.half`).
 
     >>> [f.index for f in prefetched(iter([Frame(0, 0.0, None), Frame(1, 0.1, None)]))]
     [0, 1]
@@ -328,7 +340,7 @@ def prefetched(frames: Iterator[Frame], depth: int = 8) -> Iterator[Frame]:
     def decode() -> None:
         try:
             for frame in frames:
-                box.put(frame)
+                box.put(frame.halved() if halve else frame)
         except BaseException as exc:  # handed to the reader, who raises it
             box.put(exc)
         box.put(None)

@@ -207,3 +207,26 @@ def test_a_camera_that_drifted_while_a_hand_passed_does_not_rearrange_the_card()
     passing = hand_over(textured((500, 300)), 520, 330)
     play(clock, [(2.0, passing), (2.5, textured((500, 300), dx=2)), (3.0, textured((500, 300), dx=2))])
     assert clock.reading().rearranged_at(card_outline(502, 300)).tolist() == [1.5]  # still its landing
+
+
+@pytest.mark.parametrize("size", [(720, 1280), (1080, 1920), (240, 320)])
+def test_a_picture_halved_ahead_gives_the_very_clock_the_whole_picture_gives(size):
+    # the decoder's thread halves each frame (Frame.half) so the clock need not: the same clock at every size
+    def scene(t: float) -> np.ndarray:
+        image = cv2.resize(textured(*([(500, 300)] if t >= 1.0 else [])), size[::-1], interpolation=cv2.INTER_AREA)
+        return hand_over(image, size[1] * 3 // 4, size[0] * 3 // 4) if t == 2.0 else image
+
+    times = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+    whole, ahead = ChangeClock(), ChangeClock()
+    for t in times:
+        image = scene(t)
+        half = cv2.resize(image, (size[1] // 2, size[0] // 2), interpolation=cv2.INTER_LINEAR)
+        watch = Region.around([(0, 0), (size[1], 0), (size[1], size[0]), (0, size[0])])
+        whole.tick(image, t, watch)
+        ahead.tick(image, t, watch, half=half)
+    outline = card_outline(500, 300) * (size[1] / 1280)
+    np.testing.assert_array_equal(whole.reading().changed, ahead.reading().changed)
+    np.testing.assert_array_equal(whole.reading().picture, ahead.reading().picture)
+    np.testing.assert_array_equal(whole.reading().rearranged, ahead.reading().rearranged)
+    assert whole.reading().since(outline).tolist() == [1.0]  # the card's landing, seen alike
+    assert not np.isnan(ahead.reading().rearranged).all()  # and its settling

@@ -1,4 +1,5 @@
-"""Decoded frames come out as BGR pictures whatever their colour space, the common one converted fast."""
+"""Decoded frames come out as BGR pictures whatever their colour space, the common one converted fast, and halved
+ahead in the decoder's thread when asked."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import _bgr
+from vision.sources import Frame, _bgr, prefetched
 
 
 def _picture() -> np.ndarray:
@@ -45,3 +46,17 @@ def test_a_frame_in_another_colour_space_or_range_is_converted_as_its_flags_say(
 def test_a_frame_in_another_pixel_format_is_converted_by_pyav() -> None:
     frame = av.VideoFrame.from_ndarray(_picture(), format="bgr24").reformat(format="yuv444p")
     assert np.abs(_bgr(frame).astype(int) - _picture().astype(int)).max() <= 4
+
+
+def test_frames_prefetched_with_halving_carry_their_picture_at_half_each_side() -> None:
+    frames = [Frame(0, 0.0, _picture()), Frame(1, 1 / 30, None)]
+    first, unreadable = prefetched(iter(frames), halve=True)
+    assert first.half is not None and first.half.shape == (48, 64, 3)
+    expected = cv2.resize(frames[0].image, (64, 48), interpolation=cv2.INTER_LINEAR)
+    assert np.array_equal(first.half, expected) and first.image is frames[0].image
+    assert unreadable.image is None and unreadable.half is None
+
+
+def test_frames_prefetched_without_halving_carry_no_half() -> None:
+    (frame,) = prefetched(iter([Frame(0, 0.0, _picture())]))
+    assert frame.half is None

@@ -10,6 +10,7 @@ so detection alone still works (and can be measured) on a checkout without recog
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,9 +63,13 @@ class CardReader:
         """Loads the detector (``backend``: onnx or ultralytics) and, if ``recognise``, the recogniser.
 
         ``thorough``: run the detector over several zooms of each image (:mod:`vision.detect.thorough`);
-        ``threads``: the detector's onnxruntime threads (None: one per core)."""
+        ``threads``: the detector's onnxruntime threads (None: one per core; thorough: how many passes run at once,
+        each on one thread)."""
         if thorough is None:
             detector = load_detector(backend, model, conf, threads)
+        elif backend == "onnx":  # passes side by side, a network thread each (see ThoroughDetector)
+            network = load_detector(backend, model, min(conf, PASS_CONF), threads=1)
+            detector = ThoroughDetector(network, thorough, conf=conf, workers=threads or os.cpu_count() or 1)
         else:  # each pass keeps its weaker boxes too: the passes' vote decides
             detector = ThoroughDetector(load_detector(backend, model, min(conf, PASS_CONF)), thorough, conf=conf)
         if not recognise:

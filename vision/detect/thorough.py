@@ -12,6 +12,7 @@ mirrored left to right. The boxes of all passes are fused by :func:`fuse_passes`
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,22 +78,35 @@ against 55, in 256 ms against 311 (development script ``out/dev/openplan.py``)."
 
 
 class ThoroughDetector:
-    """A detector run over several zooms (and mirror images) of one frame, its boxes fused into one set."""
+    """A detector run over several zooms (and mirror images) of one frame, its boxes fused into one set.
 
-    def __init__(self, detector: Detector, plan: ThoroughPlan | None = None, conf: float = 0.0) -> None:
+    ``workers``: how many passes run at once, each on its own thread (``detector`` must allow calls from several
+    threads, as an onnxruntime session does). Ten passes of a 1280 x 720 frame on the 2-core machine: 76 ms on
+    two threads with a one-thread network each, against 112 ms one after another with a two-thread network (the
+    passes are small, and a network's operators split over two cores wait on each other)."""
+
+    def __init__(
+        self, detector: Detector, plan: ThoroughPlan | None = None, conf: float = 0.0, workers: int = 1
+    ) -> None:
         self.detector = detector
         self.plan = plan or ThoroughPlan()
         self.conf = conf
+        self.workers = max(1, workers)
         self.input_size: tuple[int, int] = getattr(detector, "input_size", (384, 640))
+        self._pool = ThreadPoolExecutor(self.workers, "thorough") if self.workers > 1 else None
 
     def __call__(self, image: Image) -> CardDetections:
         height, width = image.shape[:2]
-        passes: list[Pass] = []
-        for zoom in self.plan.zooms:
-            for window in windows(width, height, zoom, self.input_size):
-                passes.append(self._read(image, window, zoom))
-                if self.plan.flip:
-                    passes.append(self._read(image, window, zoom, mirrored=True))
+        reads = [
+            (window, zoom, mirrored)
+            for zoom in self.plan.zooms
+            for window in windows(width, height, zoom, self.input_size)
+            for mirrored in ((False, True) if self.plan.flip else (False,))
+        ]
+        if self._pool is None:
+            passes = [self._read(image, *read) for read in reads]
+        else:  # in the plan's order, whichever thread read each: the fused boxes are the same either way
+            passes = list(self._pool.map(lambda read: self._read(image, *read), reads))
         fused = fuse_passes(passes, self.plan.iou, self.plan.vote)
         return fused[fused.confidence >= self.conf]
 

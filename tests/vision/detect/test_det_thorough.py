@@ -3,6 +3,8 @@ committed held-out scenes the shipped model finds at least as many cards thoroug
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -10,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision.detect import DEFAULT_MODEL
+from vision.detect.onnx_detector import OnnxDetector
 from vision.detect.pipeline import CardReader
 from vision.detect.thorough import STILLS_PLAN, ThoroughDetector, ThoroughPlan
 from vision.detect.windows import Window
@@ -106,6 +109,30 @@ def test_thorough_finds_at_least_as_many_cards_as_one_pass_on_the_committed_held
     # six scenes are few boxes (about 110: one box is a point): stage 7 measured 76.3 % against 84.0 % here, while
     # on the first 100 held-out scenes thorough reading is the more precise (85.0 % against 81.7 %)
     assert thorough.precision.value >= one.precision.value - 0.1, (str(thorough.precision), str(one.precision))
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason="no shipped detector model")
+def test_passes_read_side_by_side_give_the_very_cards_read_one_after_another() -> None:
+    image = cv2.imread(str(sorted((SAMPLES / "images").glob("*.jpg"))[0]))
+    network = OnnxDetector(DEFAULT_MODEL, conf=0.1, threads=1)
+    alone = ThoroughDetector(network, STILLS_PLAN, conf=0.35)(image)
+    together = ThoroughDetector(network, STILLS_PLAN, conf=0.35, workers=3)(image)
+    assert len(alone) > 0
+    assert np.array_equal(alone.corners, together.corners) and np.array_equal(alone.kind, together.kind)
+    assert np.array_equal(alone.confidence, together.confidence)
+
+
+def test_the_passes_run_on_as_many_threads_as_asked() -> None:
+    threads: set[str] = set()
+
+    def slow_detector(crop: np.ndarray) -> CardDetections:
+        threads.add(threading.current_thread().name)
+        time.sleep(0.02)  # long enough for the pool's other threads to take the next passes
+        return white_cards_detector(crop)
+
+    found = ThoroughDetector(slow_detector, ThoroughPlan((1.0, 2.0)), workers=2)(table_with(CARD))
+    assert len(found) == 1 and box_near(found, CARD)
+    assert len(threads) == 2
 
 
 def signed_area(quad: np.ndarray) -> float:
