@@ -184,12 +184,13 @@ def rulings(video: Path, reader: SplitReader, settings: SessionSettings) -> list
     return [(e.event.to_json_line(), e.said_t) for e in result.emitted]
 
 
-@pytest.mark.parametrize("skip_still", [False, True])
-def test_the_next_frame_is_detected_beside_this_one_with_the_same_rulings(clip, skip_still):
+@pytest.mark.parametrize(("skip_still", "ahead"), [(False, 1), (True, 1), (True, 3), (True, 8)])
+def test_the_next_frames_are_detected_beside_this_one_with_the_same_rulings(clip, skip_still, ahead):
     said, threads = {}, {}
     for overlap in (False, True):
         reader = SplitReader()
-        said[overlap] = rulings(clip["video"], reader, SessionSettings(skip_still=skip_still, overlap=overlap))
+        settings = SessionSettings(skip_still=skip_still, overlap=overlap, ahead=ahead)
+        said[overlap] = rulings(clip["video"], reader, settings)
         threads[overlap] = reader.threads
     assert said[True] == said[False]  # the round stops and is counted: plans made ahead are undone and made again
     assert any(t.startswith("detector") for t in threads[True])
