@@ -47,7 +47,7 @@ from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
-from referee.tracker.rivals import RIVAL_FRAMES, ArmEnd, rival_hands
+from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seats import Hand, SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 
@@ -166,6 +166,11 @@ class Referee:
         self._spread_since: float | None = None
         self._winding: deque[tuple[float, bool]] = deque()
         self._held: list[tuple[Event, float]] = []
+        self._lifted: list[Conflict] = []
+        """Conflicts the judge told by a lift, waiting for the arms round their landing (:meth:`_lift_vetted`)."""
+        self._one_seat: dict[tuple[int | None, float], bool] = {}
+        """Per card played whose arms were judged (its stack and time): whether they came from one seat only, at a
+        table whose every seat is in the picture (see :func:`~referee.tracker.rivals.arm_seats`)."""
         self._t, self._frame = 0.0, 0
         self._closed_for: object = None
         self._closed: frozenset[str] = frozenset()
@@ -187,6 +192,7 @@ class Referee:
         for change in self.tracker.update(frame):
             events.extend(self.judge.rule(change))
             self.tracker.settle(change.pile, *self.judge.holding(change.pile))
+        events = self._lift_vetted(events)
         backs = self._centre_backs(frame) if frame is not None else 0
         if frame is not None and self._gathered(frame, backs):
             self._held.clear()  # the stacks being turned over, not cards played
@@ -218,16 +224,16 @@ class Referee:
         :data:`EXPLAINED_MM`), not the loser of a conflict just said there taking their card back as the next
         lands (:data:`ECHO_S`), and not a conflict said already."""
         watch = self.seat_watch
-        if watch is None or landing.placement is None or landing.card is None or self.centre.stopped:
-            return []
-        if sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
+        if watch is None or landing.placement is None or landing.card is None:
             return []
         at = (landing.placement.x, landing.placement.y)
-        if self._explained(landing, at):
-            return []
-        pair = rival_hands(at, frames, watch.seats, watch.turn())
-        if pair is None:
-            return []
+        seats = arm_seats(at, frames, watch.seats, watch.turn())
+        self._one_seat[(landing.stack, landing.t)] = len(seats) == 1 and watch.seats.no_seat_missing()
+        released = self._release_lifted(self._t)
+        if self.centre.stopped or sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
+            return self._emit(released)
+        if self._explained(landing, at) or (pair := rival_hands(at, frames, watch.seats, watch.turn())) is None:
+            return self._emit(released)
         owners = dict(zip(watch.hands, watch.hand_owners(), strict=True))
         backs = tuple(owners.get(hand) for hand in pair)
         conflict = Conflict(
@@ -238,7 +244,45 @@ class Referee:
             cards=(landing.card, landing.card),
             backs=tuple(b for b in backs if b is not None) if all(backs) else (),
         )
-        return self._emit([conflict])
+        return self._emit([*released, conflict])
+
+    def _lift_vetted(self, events: list[Event]) -> list[Event]:
+        """``events`` with each conflict the judge told by a lift held until the arms round its landing have been
+        judged (:meth:`see_rivals`), and dropped if they came from one seat only at a table whose every seat is in
+        the picture (see :func:`~referee.tracker.rivals.arm_seats`); with the ones held before that are due."""
+        kept: list[Event] = []
+        for event in events:
+            if isinstance(event, Conflict) and self.seat_watch is not None:
+                self._lifted.append(event)
+            else:
+                kept.append(event)
+        return self._release_lifted(self._t) + kept
+
+    def _release_lifted(self, now: float | None) -> list[Event]:
+        """The conflicts told by a lift whose landing's arms have been judged since, unless they came from one seat
+        only; those no arms were judged for by :data:`~referee.tracker.rivals.RIVAL_TOLD_S` and a second after (a
+        source without the frames' arms), or at all when ``now`` is None (the source has ended), as they were
+        told."""
+        out: list[Event] = []
+        waiting: list[Conflict] = []
+        for conflict in self._lifted:
+            one_seat = next(
+                (
+                    one
+                    for (stack, t), one in self._one_seat.items()
+                    if stack == conflict.stack and abs(t - conflict.t) <= 0.05
+                ),
+                None,
+            )
+            if one_seat is not None:
+                if not one_seat:
+                    out.append(conflict)
+            elif now is None or now > conflict.t + RIVAL_TOLD_S + 1.0:
+                out.append(conflict)
+            else:
+                waiting.append(conflict)
+        self._lifted = waiting
+        return out
 
     def _explained(self, landing: CardPlayed, at: Point) -> bool:
         """Whether another card landed beside ``landing`` at that moment (an arm on its way to it), or a conflict
@@ -292,7 +336,7 @@ class Referee:
         if self.phase is Phase.COUNTING and self.counter.frames:
             return self._emit(self._score())
         held, self._held = [e for e, _ in self._held], []
-        return self._emit(held)
+        return self._emit(self._release_lifted(None) + held)
 
     # ---- round end
 

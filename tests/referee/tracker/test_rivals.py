@@ -12,20 +12,20 @@ from referee.tracker.rivals import ArmEnd
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
 
-RED, BLUE, GREEN = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0)
+RED, BLUE, GREEN, YELLOW = (0.0, 400.0), (0.0, -400.0), (400.0, 0.0), (-400.0, 0.0)
 FROM_RED, FROM_GREEN = ArmEnd((5.0, 380.0), False), ArmEnd((640.0, 0.0), True)
 """Where an arm from red-red's seat and one from green-green's (off the picture's edge) run back to."""
 HAND_BEYOND = ArmEnd((150.0, 0.0), False)
 """The hand's side of an arm reaching over the card to another stack: it ends short of any seat."""
 
 
-def _referee(plays: list[tuple[str, float, tuple[float, float]]], until: float) -> Referee:
-    seats = SeatSorter.from_opening(
-        [Sighting.back_at(b, at) for b, at in (("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))],
-        middle=(0.0, 0.0),
-    )
+def _referee(plays: list[tuple[str, float, tuple[float, float]]], until: float, *, full: bool = False) -> Referee:
+    """A referee that saw ``plays`` (card, time, place); the seats red, blue and green (a fourth seat's place left
+    empty) or, ``full``, a yellow one there too: every seat in the picture."""
+    hands = [("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN), *([("yellow-yellow", YELLOW)] * full)]
+    seats = SeatSorter.from_opening([Sighting.back_at(b, at) for b, at in hands], middle=(0.0, 0.0))
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
-    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue", "green-green"))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=tuple(b for b, _ in hands))
     table = ScriptedTable(30.0)
     for card, t, at in plays:
         table.put(t, card, at)
@@ -69,3 +69,46 @@ def test_the_loser_taking_their_copy_back_as_the_next_card_lands_is_no_second_co
     referee = _referee(plays, until=3.0)
     assert len(referee.see_rivals(_played(referee, "r2"), [[FROM_RED, FROM_GREEN]] * 4)) == 1
     assert referee.see_rivals(_played(referee, "r3"), [[FROM_RED, FROM_GREEN]] * 4) == []
+
+
+# ---- a conflict the judge told by the loser's copy lifted (referee.tracker.judge) and what the arms say of it
+
+
+def _lifted(landing: CardPlayed) -> Conflict:
+    return Conflict(t=landing.t, frame=landing.frame, stack=landing.stack, card=landing.card, cards=(landing.card,) * 2)
+
+
+def _lift_told(arms: list[list[ArmEnd]], *, full: bool) -> tuple[Conflict, list[object]]:
+    """A conflict told by a lift on r2, the arms seen at r2 as it landed, and every event said by the end."""
+    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0, full=full)
+    landing = _played(referee, "r2")
+    lifted = _lifted(landing)
+    assert referee._lift_vetted([lifted]) == []  # held: the landing's arms not judged yet
+    said = [*referee.see_rivals(landing, arms), *referee.finish()]
+    return lifted, said
+
+
+def test_a_conflict_told_by_a_lift_stands_where_arms_came_from_two_seats_together_or_one_after_the_other() -> None:
+    for arms in ([[FROM_RED], [FROM_RED, FROM_GREEN], [FROM_GREEN]], [[FROM_RED]] * 3 + [[]] * 3 + [[FROM_GREEN]]):
+        lifted, said = _lift_told(arms, full=True)
+        assert said.count(lifted) == 1
+
+
+def test_a_conflict_told_by_a_lift_where_the_arms_came_from_one_seat_only_is_dropped() -> None:
+    _, said = _lift_told([[FROM_RED]] * 6 + [[FROM_RED, HAND_BEYOND]] * 3, full=True)
+    assert not any(isinstance(e, Conflict) for e in said)
+
+
+def test_one_seat_s_arms_do_not_drop_it_where_the_picture_leaves_a_seat_out() -> None:
+    # the loser may sit where the picture does not reach: their arm is not seen coming from a seat
+    lifted, said = _lift_told([[FROM_RED]] * 6, full=False)
+    assert said.count(lifted) == 1
+
+
+def test_a_conflict_told_by_a_lift_with_no_arms_seen_or_watched_is_told_as_before() -> None:
+    lifted, said = _lift_told([[]] * 8, full=True)
+    assert said.count(lifted) == 1
+    referee = _referee([("r1", 0.0, (0.0, 0.0)), ("r2", 1.0, (0.0, 0.0))], until=2.0, full=True)
+    lifted = _lifted(_played(referee, "r2"))
+    assert referee._lift_vetted([lifted]) == []
+    assert lifted in referee.finish()  # the source ended with no arms told about that landing
