@@ -222,7 +222,8 @@ class Referee:
         first: see :func:`referee.tracker.rivals.rival_hands`); returns the conflict they show, if any: an arm from
         each of two seats at once, where no other card landed beside it at that moment (:data:`EXPLAINED_S`,
         :data:`EXPLAINED_MM`), not the loser of a conflict just said there taking their card back as the next
-        lands (:data:`ECHO_S`), and not a conflict said already."""
+        lands (:data:`ECHO_S`), and not a conflict said already; with the conflicts told by a lift that waited for
+        these arms and stand (see :meth:`_lift_vetted`)."""
         watch = self.seat_watch
         if watch is None or landing.placement is None or landing.card is None:
             return []
