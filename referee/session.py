@@ -157,18 +157,17 @@ class Session:
         first: Any = None
         glances: list[Any] = []  # the opening's other frames: more readings of the seats' hand stacks
         frames = list(samples)
+        # the opening frames are read thoroughly: the seats are learnt from them once, and one pass misses (or
+        # takes for a face) a hand stack's back (seed 98000, two players: one of the two owners was lost)
+        openings = [k == 0 or frame.t <= OPENING_TIMES[-1] + 1e-6 for k, frame in enumerate(frames)]
 
         def read(k: int) -> tuple[Any, Any]:
-            # the opening frames are read thoroughly: the seats are learnt from them once, and one pass misses (or
-            # takes for a face) a hand stack's back (seed 98000, two players: one of the two owners was lost)
-            opening = k == 0 or frames[k].t <= OPENING_TIMES[-1] + 1e-6
-            return cast(tuple[Any, Any], self.vision.read(frames[k], thorough=OPENING if opening else False))
+            return cast(tuple[Any, Any], self.vision.read(frames[k], thorough=OPENING if openings[k] else False))
 
         # two frames at a time: each reading is the detector and the recogniser's small networks, each on one thread
         with ThreadPoolExecutor(2, thread_name_prefix="plane") as pool:
             readings = list(pool.map(read, range(len(frames))))
-        for frame, (detections, visible) in zip(frames, readings, strict=True):
-            opening = first is None or frame.t <= OPENING_TIMES[-1] + 1e-6
+        for opening, (detections, visible) in zip(openings, readings, strict=True):
             keep = detections.confidence >= 0.5
             if visible is not None:
                 keep &= visible >= 0.9  # whole cards only: a half-covered quad is not a rectangle
