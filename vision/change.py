@@ -229,8 +229,10 @@ class ChangeClock:
         picture already halved by linear interpolation (:attr:`vision.sources.Frame.half`), the first step down
         to the thumbnail, made elsewhere: the same thumbnails."""
         size = _thumb_size(image.shape[1], image.shape[0], self.scale)
-        first_step = half is not None and image.shape[1] >= 4 * size[0] and image.shape[0] >= 4 * size[1]
-        halved = _halved(half if first_step and half is not None else image, size)
+        start = image
+        if half is not None and image.shape[1] >= 4 * size[0] and image.shape[0] >= 4 * size[1]:
+            start = half  # the first step _halved would take
+        halved = _halved(start, size)
         thumb = np.asarray(cv2.GaussianBlur(_shrunk(halved, size), (3, 3), 0), np.uint8)
         fine_size = _thumb_size(image.shape[1], image.shape[0], self.fine_scale)
         if self._last is None or self._changed is None or thumb.shape != self._last.shape:
