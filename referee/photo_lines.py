@@ -85,7 +85,7 @@ def _measured(image: np.ndarray, quads: np.ndarray) -> int | None:
     card_mm, card_px = (CARD_WIDTH_MM, short) if across else (CARD_HEIGHT_MM, long)
     mm_per_px = CARD_WIDTH_MM / short
     line = measure_shingles(image, quads, card_px, axis)
-    if line is None:
+    if line is None or not line.seen:
         return None
     in_mm = LineLength(line.extent_px * mm_per_px, tuple((s * mm_per_px, v) for s, v in line.steps))
     counted = shingled_count(in_mm, card_mm)

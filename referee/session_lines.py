@@ -44,4 +44,5 @@ class ImageLineReader:
         return LineLength(
             measured.extent_px * mm_per_px,
             tuple((step * mm_per_px, strength) for step, strength in measured.steps),
+            seen=measured.seen,
         )

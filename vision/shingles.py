@@ -69,11 +69,15 @@ pale backs on a pale table measured 33 px against its boxes' 79."""
 class Shingles:
     """A line of cards as the picture shows it: ``extent_px`` from the outer edge of its first card to that of
     its last, along ``axis`` (a unit vector in image pixels), and ``steps``: the candidate steps (pixels) with
-    their strength (the autocorrelation's peak, 0..1), shortest first."""
+    their strength (the autocorrelation's peak, 0..1), shortest first. ``seen``: whether the picture's colours
+    bound the extent; where they tell nothing the boxes agree with (a pale back on a cloth of its colours, a dark
+    patterned back on a dark dotted cloth), the extent is the boxes' own, from the first box's outer edge to the
+    last's, and only as good as the boxes."""
 
     extent_px: float
     axis: tuple[float, float]
     steps: tuple[tuple[float, float], ...]
+    seen: bool = True
 
     def strongest_step(self) -> float | None:
         return max(self.steps, key=lambda s: s[1])[0] if self.steps else None
@@ -85,9 +89,9 @@ def measure_shingles(
     """The line of cards boxed by ``quads`` (N, 4, 2 image pixels) in ``image`` (BGR): its extent and candidate
     steps (see the module's docstring). ``card_px``: a card's extent along the line, in pixels near it.
     ``axis``: the line's direction (unit vector); None: the boxes' centres' main direction (two boxes at least).
-    None when the line cannot be measured: too few boxes for an axis, no card colour at its middle, or an extent
-    far from the boxes' (see :data:`AGREEMENT`) by the table's colours (:func:`_extent`) and by their median
-    (:func:`_extent_by_median`) alike."""
+    None when the line cannot be measured: too few boxes for an axis, or its band out of the picture. Where the
+    table's colours (:func:`_extent`) and their median (:func:`_extent_by_median`) find no extent that agrees with
+    the boxes' (see :data:`AGREEMENT`), the extent is the boxes' and the line is not ``seen``."""
     boxes = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if axis is None:
         if len(boxes) < 2:
@@ -130,10 +134,12 @@ def measure_shingles(
     boxes_extent = a1 - a0 - 2 * pad
     measures = (measure(band, edge) for measure in (_extent, _extent_by_median))  # the second only if need be
     extent = next((e for e in measures if e is not None and abs(e - boxes_extent) <= AGREEMENT * card_px), None)
-    if extent is None:
-        return None
     inner = slice(int(pad), length - int(pad))
-    return Shingles(extent, (float(along_axis[0]), float(along_axis[1])), _steps(band[:, inner], card_px))
+    direction = (float(along_axis[0]), float(along_axis[1]))
+    steps = _steps(band[:, inner], card_px)
+    if extent is None:
+        return Shingles(boxes_extent, direction, steps, seen=False)
+    return Shingles(extent, direction, steps)
 
 
 def _in_view(

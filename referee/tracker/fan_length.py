@@ -159,10 +159,12 @@ On the leftover lines of 34 rendered rounds' readings (74 lines, one per back): 
 class LineLength:
     """A line of cards as the picture measures it, on the table plane (mm): ``extent`` from the outer edge of its
     first card to that of its last, and ``steps``, the candidate steps its cards' edges repeat at, each with its
-    strength (0..1; see :mod:`vision.shingles`, which measures them)."""
+    strength (0..1; see :mod:`vision.shingles`, which measures them). ``seen``: whether the picture bounds the
+    extent; False where it is only the boxes' own, which a box missed at an end cuts short by a step."""
 
     extent: float
     steps: tuple[tuple[float, float], ...]
+    seen: bool = True
 
 
 MIN_STEP_STRENGTH = 0.3
@@ -187,13 +189,16 @@ SHINGLE_ROUNDING = 0.5
 what a line is): the step whose edges repeat most strongly wins, unless it fits the length much worse."""
 
 
-def shingled_count(line: LineLength, card: float) -> int | None:
+def shingled_count(line: LineLength, card: float, most: int | None = None) -> int | None:
     """The cards of a line laid each partly over the last, from its measured extent and step: ``(extent - card) /
     step + 1``. Of the candidate steps (the edges repeat at the step, at twice it, and wherever a back's printed
     pattern repeats), the one whose repetition is strongest, less :data:`SHINGLE_ROUNDING` times how far its
     count lies from a whole number, among the steps repeating at least :data:`MIN_STEP_STRENGTH`. One card
     when the line is no longer than a card; None when it is much shorter than one (not a line of cards) or no step
-    fits.
+    fits. ``most``: the most cards the line can hold (a Ligretto pile's ten): a step counting more is a back's
+    printed pattern, not the cards' edges (seed 101033, four players: red-pink's nine cards 26 mm apart, their
+    pattern repeating at 8 mm, counted 28). A weak step (:data:`WEAK_STEP_FIT`) counts only a line whose extent the
+    picture bounds: measuring a length to a fraction of a step needs more than the boxes' ends.
 
     >>> shingled_count(LineLength(150.0, ((9.5, 0.3), (20.0, 0.72), (40.1, 0.5))), card=59.0)  # 91 mm = 4.55 steps
     6
@@ -212,14 +217,14 @@ def shingled_count(line: LineLength, card: float) -> int | None:
     fits = [
         (strength - SHINGLE_ROUNDING * abs(span / step - round(span / step)), round(span / step) + 1, step, strength)
         for step, strength in line.steps
-        if MIN_STEP_MM <= step <= MAX_STEP_MM
+        if MIN_STEP_MM <= step <= MAX_STEP_MM and (most is None or round(span / step) + 1 <= most)
     ]
     if span < MIN_STEP_MM:
         return 1
     strong = [fit for fit in fits if fit[3] >= MIN_STEP_STRENGTH]
     if strong:
         return max(1, max(strong)[1])
-    if fits:
+    if fits and line.seen:
         # a weak step still counts a long line that it measures to a whole number of steps (see WEAK_STEP_FIT)
         _, count, step, _ = max(fits)
         if abs(span / step - round(span / step)) <= WEAK_STEP_FIT and count >= WEAK_STEP_CARDS:

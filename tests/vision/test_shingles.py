@@ -97,10 +97,32 @@ def test_a_card_of_the_lines_colour_reaching_into_the_bands_end_leaves_the_table
     assert measured.extent_px == pytest.approx(20 * 5 + CARD[0], abs=3)
 
 
-def test_boxes_on_bare_table_are_no_line() -> None:
+def test_boxes_on_bare_table_are_only_the_boxes_extent_with_no_step() -> None:
+    """The picture bounds no line there: the extent is the boxes' own, marked unseen, and no edge repeats."""
     picture = np.full((400, 640, 3), (40, 70, 110), np.uint8)
     quads = np.asarray([[[x, 170], [x + 40, 170], [x + 40, 232], [x, 232]] for x in (280, 300, 320)], np.float64)
-    assert measure_shingles(picture, quads, 40.0) is None
+    measured = measure_shingles(picture, quads, 40.0)
+    assert measured is not None and not measured.seen
+    assert measured.extent_px == pytest.approx(80.0) and measured.steps == ()
+
+
+def test_a_line_whose_back_matches_the_cloth_keeps_its_boxes_extent_and_its_step() -> None:
+    """White cards with dark edges on a cloth of white dots on dark blue: every colour of the cards is one of
+    the cloth's, so the colours bound nothing, but the cards' edges still repeat at the step; the boxes, two of
+    which were missed at the line's near end, give the extent."""
+    picture = np.full((300, 640, 3), (90, 20, 30), np.uint8)
+    for y in range(10, 300, 30):
+        for x in range(10, 640, 30):
+            cv2.circle(picture, (x, y), 9, (250, 250, 250), -1)
+    for i in range(6):
+        x = 200 + 20 * i
+        cv2.rectangle(picture, (x, 100), (x + 40, 162), (250, 250, 250), -1)
+        cv2.rectangle(picture, (x, 100), (x + 40, 162), (20, 20, 20), 2)
+    quads = np.asarray([[[x, 100], [x + 40, 100], [x + 40, 162], [x, 162]] for x in (240, 260, 280, 300)], np.float64)
+    measured = measure_shingles(picture, quads, 40.0)
+    assert measured is not None and not measured.seen
+    assert measured.extent_px == pytest.approx(100.0)
+    assert any(step == pytest.approx(20.0, abs=1.0) and strength >= 0.3 for step, strength in measured.steps)
 
 
 def test_one_box_gives_no_direction_unless_the_caller_knows_it() -> None:
@@ -111,10 +133,13 @@ def test_one_box_gives_no_direction_unless_the_caller_knows_it() -> None:
 
 
 def test_an_extent_far_from_the_boxes_own_is_not_believed() -> None:
-    # the picture holds three cards where six boxes lie (the other three as pale as the cloth): not this line
+    # the picture holds three cards where six boxes lie (the other three as pale as the cloth): the colours' 80 px
+    # are not this line's, so the extent is the boxes' 140 px, marked as not seen
     picture, _ = _line(3, 20)
     _, boxes = _line(6, 20)
-    assert measure_shingles(picture, boxes, float(CARD[0])) is None
+    measured = measure_shingles(picture, boxes, float(CARD[0]))
+    assert measured is not None and not measured.seen
+    assert measured.extent_px == pytest.approx(20 * 5 + CARD[0])
 
 
 def _cut_at_the_top(picture: np.ndarray, quads: np.ndarray, out_px: float) -> tuple[np.ndarray, np.ndarray]:

@@ -482,3 +482,43 @@ def test_two_parts_of_one_back_lying_side_by_side_are_not_one_line() -> None:
     y = 400.0 + 1.2 * CARD_HEIGHT_MM
     parts = [Sighting.back_at("red-red", (24.0 * i, y + dy)) for i in (0, 1) for dy in (0.0, 50.0)]
     assert _count([_frame(*parts, t=60.0 + k / 30) for k in range(10)], _sorter()) == ({}, {"red-red": 4})
+
+
+def test_a_leftover_line_boxed_once_at_each_end_is_one_line_measured_in_the_picture() -> None:
+    # five cards 28 mm apart, only the second and the fourth boxed: two lone spots 56 mm apart, one back (seed
+    # 101030, four players: red-black's line of 5 counted 1 and 1); the picture measures the line they span
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    ends = [Sighting.back_at("red-red", (x, y)) for x in (0.0, 56.0)]
+    line = LineLength(CARD_WIDTH_MM + 4 * 28.0, ((28.0, 0.6),), seen=False)
+    assert _counted_with(lambda quads, card: line, [_frame(*ends, t=60.0 + k / 30) for k in range(10)]) == {
+        "red-red": 5
+    }
+
+
+def test_a_lone_card_beside_a_line_rather_than_along_it_stays_apart() -> None:
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    line = [Sighting.back_at("red-red", (24.0 * i, y)) for i in (0, 1)]
+    beside = Sighting.back_at("red-red", (12.0, y + 70.0))
+    assert _count([_frame(*line, beside, t=60.0 + k / 30) for k in range(10)], _sorter()) == ({}, {"red-red": 3})
+
+
+def test_a_step_that_would_count_more_cards_than_a_pile_holds_is_the_backs_printed_pattern() -> None:
+    card = CARD_WIDTH_MM
+    pattern = LineLength(card + 8 * 26.0, ((8.0, 0.5), (26.0, 0.45)))  # nine cards; the back repeats every 8 mm
+    assert shingled_count(pattern, card) == 27
+    assert shingled_count(pattern, card, most=10) == 9
+
+
+def test_a_weak_step_counts_only_a_line_whose_extent_the_picture_bounds() -> None:
+    card = CARD_WIDTH_MM
+    assert shingled_count(LineLength(218.3, ((26.0, 0.21),)), card) == 7
+    assert shingled_count(LineLength(218.3, ((26.0, 0.21),), seen=False), card) is None  # only the boxes' ends
+    assert shingled_count(LineLength(218.3, ((26.0, 0.45),), seen=False), card) == 7  # a strong step still counts
+
+
+def test_centre_fans_are_not_fitted_to_extents_the_picture_does_not_bound() -> None:
+    def boxes_only(quads: Sequence[Quad], card: float) -> LineLength:
+        measured = _fans_in_the_picture(quads, card)
+        return LineLength(measured.extent, measured.steps, seen=False)
+
+    assert _handed_back_fans(boxes_only, 13) == _handed_back_fans(None, 13)
