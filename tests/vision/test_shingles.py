@@ -106,10 +106,10 @@ def test_boxes_on_bare_table_are_only_the_boxes_extent_with_no_step() -> None:
     assert measured.extent_px == pytest.approx(80.0) and measured.steps == ()
 
 
-def test_a_line_whose_back_matches_the_cloth_keeps_its_boxes_extent_and_its_step() -> None:
-    """White cards with dark edges on a cloth of white dots on dark blue: every colour of the cards is one of
-    the cloth's, so the colours bound nothing, but the cards' edges still repeat at the step; the boxes, two of
-    which were missed at the line's near end, give the extent."""
+def test_a_line_whose_back_matches_the_cloths_colours_runs_as_far_as_its_own_colours() -> None:
+    """White cards printed black on a cloth of white dots on dark blue: every colour of the cards is one of the
+    cloth's, so no threshold bounds the line, but each pixel lies nearer the cards' own colours or the cloth's.
+    The detector missed the line's first card; its own colours run over it, where the boxes' extent stops short."""
     picture = np.full((300, 640, 3), (90, 20, 30), np.uint8)
     for y in range(10, 300, 30):
         for x in range(10, 640, 30):
@@ -117,11 +117,13 @@ def test_a_line_whose_back_matches_the_cloth_keeps_its_boxes_extent_and_its_step
     for i in range(6):
         x = 200 + 20 * i
         cv2.rectangle(picture, (x, 100), (x + 40, 162), (250, 250, 250), -1)
+        for y in range(104, 160, 6):
+            cv2.line(picture, (x + 4, y), (x + 36, y), (20, 20, 20), 2)
         cv2.rectangle(picture, (x, 100), (x + 40, 162), (20, 20, 20), 2)
-    quads = np.asarray([[[x, 100], [x + 40, 100], [x + 40, 162], [x, 162]] for x in (240, 260, 280, 300)], np.float64)
+    quads = np.asarray([[[x, 100], [x + 40, 100], [x + 40, 162], [x, 162]] for x in range(220, 301, 20)], np.float64)
     measured = measure_shingles(picture, quads, 40.0)
     assert measured is not None and not measured.seen
-    assert measured.extent_px == pytest.approx(100.0)
+    assert measured.extent_px == pytest.approx(20 * 5 + 40, abs=4)  # the boxes' own: 120
     assert any(step == pytest.approx(20.0, abs=1.0) and strength >= 0.3 for step, strength in measured.steps)
 
 
