@@ -13,7 +13,8 @@ of cards runs, unlike the table, from the outer edge of the first card to the ou
   own printed pattern repeats. All peaks are returned with their strength; which one is the line's step is for
   the caller to say, who knows the cards' size (:func:`referee.tracker.fan_length.shingled_count`).
 - the **extent**: the run of the band's columns whose colour differs from the table's (the band's two ends,
-  taken beyond the boxes, are table), around the line's middle.
+  taken beyond the boxes, are table), around the line's middle; where the cards' colours are all the cloth's
+  too, the run of columns nearer the line's own colours than the table's (marked as not ``seen``).
 
 Vision only: no rules, no table plane. Pixels in, pixels out.
 
@@ -79,8 +80,9 @@ class Shingles:
     its last, along ``axis`` (a unit vector in image pixels), and ``steps``: the candidate steps (pixels) with
     their strength (the autocorrelation's peak, 0..1), shortest first. ``seen``: whether the picture's colours
     bound the extent; where they tell nothing the boxes agree with (a pale back on a cloth of its colours, a dark
-    patterned back on a dark dotted cloth), the extent is the boxes' own, from the first box's outer edge to the
-    last's, and only as good as the boxes."""
+    patterned back on a dark dotted cloth), the extent is the run of the line's own colours, up to :data:`REACH`
+    past its boxes, else the boxes' own (from the first box's outer edge to the last's): good to a card's edge or
+    two, not to the millimetre."""
 
     extent_px: float
     axis: tuple[float, float]
