@@ -467,7 +467,7 @@ class SpreadCounter:
         for spread in spreads:
             card, line = self._read_line(spread) if len(spread) >= 2 else (_card_along(spread), None)
             if line is not None and not line.seen:
-                line = None  # a fan's count is fitted to a millimetre or two: the boxes' ends are too rough
+                line = None  # a fan's count is fitted to a millimetre or two: an unseen extent is too rough
             if len(spread) >= 2 and line is None and not _one_card(spread):
                 return None
             lines.append(line or LineLength(card, ()))
@@ -486,9 +486,10 @@ class SpreadCounter:
         6 for 5); the lines it could not measure (single spots, lines running out of the picture) as before.
 
         Where the picture's colours bound no extent (a pale back on a cloth of its colours, a white back on white
-        dots), the boxes' own extent is taken with the step the picture's edges repeat at most strongly, rather
-        than the spots' lattice, which counts a card boxed twice twice; and no step may count more cards than a
-        Ligretto pile holds. The final counts of 35 rendered two- and four-player rounds (seeds 101000-101033),
+        dots), the extent it gives all the same (its own colours' run, or its boxes' ends, see
+        :func:`vision.shingles.measure_shingles`) counts the line by a strongly repeating step, rather than the
+        spots' lattice, which counts a card boxed twice twice; and no step may count more cards than a Ligretto
+        pile holds. The final counts of 35 rendered two- and four-player rounds (seeds 101000-101033),
         re-counted offline from the replays' own spots and pictures (``out/dev/cntreal.py``): leftovers exact
         102 -> 106 of 122 players, cards miscounted 29 -> 18, no player's count made worse."""
         points = [(spot.x, spot.y) for spot in spread]

@@ -160,7 +160,8 @@ class LineLength:
     """A line of cards as the picture measures it, on the table plane (mm): ``extent`` from the outer edge of its
     first card to that of its last, and ``steps``, the candidate steps its cards' edges repeat at, each with its
     strength (0..1; see :mod:`vision.shingles`, which measures them). ``seen``: whether the picture bounds the
-    extent; False where it is only the boxes' own, which a box missed at an end cuts short by a step."""
+    extent; False where its colours bound none and the extent is the run of the line's own colours or its boxes'
+    ends (a box missed at an end cuts the latter short by a step): good to a card's edge, not to a millimetre."""
 
     extent: float
     steps: tuple[tuple[float, float], ...]
