@@ -208,8 +208,7 @@ def _extent(band: npt.NDArray[np.float32], edge: int) -> float | None:
     colours). Where it finds no run the boxes agree with, :func:`_extent_by_median` may. The 49 leftover lines of
     16 four-player rounds (seeds 101000-101020, measured again offline) and the 21 of two eight-player ones (seeds
     101000-101001): cards miscounted 34 -> 24 and 37 -> 37, no player's count made worse."""
-    ends = np.concatenate([band[:, :edge], band[:, -edge:]], axis=1).reshape(-1, 3)
-    table = ends[:: max(1, len(ends) // TABLE_SAMPLES)]
+    table = _samples(np.concatenate([band[:, :edge], band[:, -edge:]], axis=1))
     near = _nearest(table, table, self_excluded=True)
     threshold = max(MIN_CONTRAST, 1.5 * float(np.percentile(near, 90)))
     far = _nearest(band.reshape(-1, 3), table).reshape(band.shape[:2]) > threshold
@@ -235,15 +234,19 @@ def _extent_by_own_colours(band: npt.NDArray[np.float32], edge: int, inner: slic
     cards is also one of the cloth's (a white back printed black, on white dots on dark blue), no threshold tells
     them apart, but each pixel's nearest sample still does: the back's black lies nearer its own black than the
     cloth's blue. The run may pass the boxes' ends, over a card the detector missed there."""
-    ends = np.concatenate([band[:, :edge], band[:, -edge:]], axis=1).reshape(-1, 3)
-    own = band[:, inner].reshape(-1, 3)
-    if not len(ends) or not len(own):
+    table = _samples(np.concatenate([band[:, :edge], band[:, -edge:]], axis=1))
+    cards = _samples(band[:, inner])
+    if not len(table) or not len(cards):
         return None
-    table = ends[:: max(1, len(ends) // TABLE_SAMPLES)]
-    cards = own[:: max(1, len(own) // TABLE_SAMPLES)]
     pixels = band.reshape(-1, 3)
     nearer_own = (_nearest(pixels, cards) < _nearest(pixels, table)).reshape(band.shape[:2])
     return _run_around_middle(nearer_own.mean(axis=0) > 0.5)
+
+
+def _samples(region: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """About :data:`TABLE_SAMPLES` of ``region``'s pixels (BGR rows), taken evenly."""
+    pixels = region.reshape(-1, 3)
+    return pixels[:: max(1, len(pixels) // TABLE_SAMPLES)]
 
 
 def _run_around_middle(card: npt.NDArray[np.bool_]) -> float | None:
