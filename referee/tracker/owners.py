@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter, defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Point, Sighting
@@ -83,6 +83,23 @@ ARM_SHARE = 0.8
 another player's arm passing over the stack as it lands can take a frame or two. Eight-player rounds (seeds
 100800-100806, 609 plays): at 0.7 the arms named 353 rightly and 48 wrongly, at 0.8 351 and 42, at 0.9 333 and 33
 (the faces seen at the seats named 325 rightly and 37 wrongly)."""
+ORDER_CLEAR = 0.5
+"""Where copies of one card landed near together, the owners are matched to them as the copies left the seats
+(see :func:`_clear_owners`); a landing is named where every matching that names it otherwise costs this much
+(s²) more: two owners last seen a second apart, their copies landing half a second apart, cost 1.0 more crossed
+(four-player rounds, seeds 101003 and 101017: the later-seen owner was named for the earlier landing, wrongly,
+three times); one owner fitting two landings 0.2 s apart costs 0.26 more at the later one (seed 101018: the arms
+named both landings rightly)."""
+SEEN_AFTER_COST = 1.0
+"""What a sighting of a copy at its seat after a landing costs that pairing (s²): as much as a wait of a second
+(seed 101017: an owner whose copy was seen once after one landing and not after the next was named for the next,
+rightly; a single sighting long after a landing may be a misread or a centre card carried past)."""
+UNNAMED_COST = STALE_S**2
+"""What a landing left unnamed costs a matching: as much as a copy gone :data:`STALE_S` before the landing (eight
+players, seed 101001: an owner fitting one landing half a second before, another 2 s before, left a later landing
+they fitted 2.25 s before to the arm, rightly)."""
+MATCHED_OWNERS = 3
+"""The best-fitting owners of a landing that the matching tries (eight copies of a card may lie in the centre)."""
 ARM_MATCH_S = 0.05
 """A landing's arms are those seen for a landing this close in time (the same event's time, give or take)."""
 
@@ -214,8 +231,10 @@ class SeatWatch:
 
     def owners(self, plays: Sequence[tuple[Card, float]], stopped: float | None = None) -> list[str | None]:
         """The owner of each played card (``card``, landing time), None where unsure; one owner plays each of its
-        cards once, so a name is given once per card, to the landing it fits best. Two owners that fit about as
-        well name nobody: a wrong name costs a player two points, a missing one is left to the spreads.
+        cards once, so a name is given once per card, to the landing it fits best; copies of a card landing near
+        together are matched to the owners whose copies left their seats in that order (:func:`_clear_owners`).
+        Two owners that fit about as well name nobody: a wrong name costs a player two points, a missing one is
+        left to the spreads.
         ``stopped``: when the round stopped, after which a card seen at a seat may be a centre card carried past
         it as the centre is gathered (see :meth:`_name_by_exclusion`). A card no face seen at a seat names is named
         by the arm that put it down (:meth:`reached`), unless that owner's copy is named already; and so is one
@@ -225,22 +244,26 @@ class SeatWatch:
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, hand_owners)]))
         named: list[str | None] = [None] * len(plays)
         taken: set[tuple[str, str]] = set()
+        copies: defaultdict[str, list[int]] = defaultdict(list)
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
-            card, t = plays[i]
-            fits = []
-            for owner in everyone:
-                key = (owner, str(card))
-                fit = self._fit(seen.get(key, []), t)
-                if key not in taken and fit is not None:
-                    fits.append((fit, owner))
-            fits.sort()
-            if fits and (len(fits) == 1 or fits[1][0][0] > fits[0][0][0] or fits[1][0][1] - fits[0][0][1] >= CLEAR_S):
-                owner = fits[0][1]
-                if fits[0][0][1] >= STALE_S:
+            copies[str(plays[i][0])].append(i)
+        for card_name, landings in copies.items():
+            fits = {
+                i: {
+                    owner: fit
+                    for owner in everyone
+                    if (fit := self._fit(seen.get((owner, card_name), []), plays[i][1]))
+                }
+                for i in landings
+            }
+            clear = _clear_owners({i: f for i, f in fits.items() if f})
+            for i, owner in clear.items():
+                card, t = plays[i]
+                if fits[i][owner][1] >= STALE_S:
                     arm = self._reached(card, t, turn, hand_owners)
-                    owner = arm if arm is not None and (arm, str(card)) not in taken else owner
+                    owner = arm if arm is not None and arm not in clear.values() else owner
                 named[i] = owner
-                taken.add((owner, str(card)))
+                taken.add((owner, card_name))
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
             arm = self._reached(card, t, turn, hand_owners) if named[i] is None else None
@@ -318,6 +341,57 @@ class SeatWatch:
             return None
         later = times[i:]
         return None if _held_after(times, t) else (len(later), max(0.0, t - times[i - 1]))
+
+
+def _clear_owners(fits: Mapping[int, Mapping[str, tuple[int, float]]]) -> dict[int, str]:
+    """The owner each landing of one card is named, from how well each owner's copy fits each landing
+    (``fits``: landing -> owner -> :meth:`SeatWatch._fit`, only those that fit). A lone landing is named, as
+    :meth:`SeatWatch.owners` always did, where its second owner was seen after it more often, or waited
+    :data:`CLEAR_S` longer. Several are matched to owners at once (each owner to one landing at most; see
+    :func:`_best_matching`), and a landing is named only where every matching that names it otherwise costs
+    :data:`ORDER_CLEAR` more."""
+    if len(fits) == 1:
+        ((i, fit),) = fits.items()
+        ranked = sorted((f, owner) for owner, f in fit.items())
+        (best, owner), rest = ranked[0], ranked[1:]
+        clear = not rest or rest[0][0][0] > best[0] or rest[0][0][1] - best[1] >= CLEAR_S
+        return {i: owner} if clear else {}
+    cost, matched = _best_matching(fits)
+    named = {}
+    for i, owner in matched.items():
+        if _best_matching(fits, forbid=(i, owner))[0] - cost >= ORDER_CLEAR:
+            named[i] = owner
+    return named
+
+
+def _best_matching(
+    fits: Mapping[int, Mapping[str, tuple[int, float]]], forbid: tuple[int, str] | None = None
+) -> tuple[float, dict[int, str]]:
+    """The cheapest matching of owners to landings, each owner to one landing at most, and its pairs (``forbid``:
+    a pair left out). A pair costs its wait squared, so the copies leave the seats in the order the landings
+    came, plus :data:`SEEN_AFTER_COST` for each sighting of the copy at its seat after the landing; a landing
+    left unmatched costs :data:`UNNAMED_COST`."""
+    landings = sorted(fits)
+    best: tuple[float, dict[int, str]] = (math.inf, {})
+    chosen: dict[int, str] = {}
+
+    def search(k: int, cost: float) -> None:
+        nonlocal best
+        if cost >= best[0]:
+            return
+        if k == len(landings):
+            best = (cost, dict(chosen))
+            return
+        i = landings[k]
+        for owner, (later, wait) in sorted(fits[i].items(), key=lambda f: f[1])[:MATCHED_OWNERS]:
+            if owner not in chosen.values() and (i, owner) != forbid:
+                chosen[i] = owner
+                search(k + 1, cost + wait * wait + SEEN_AFTER_COST * later)
+                del chosen[i]
+        search(k + 1, cost + UNNAMED_COST)
+
+    search(0, 0.0)
+    return best
 
 
 def _held_across(times: Sequence[float], t: float) -> bool:

@@ -62,10 +62,30 @@ def test_two_players_whose_cards_vanished_alike_name_nobody() -> None:
     assert watch.owners([(Card.parse("y3"), 4.1)]) == [None]
 
 
-def test_each_players_card_is_named_once_however_many_landings_it_fits() -> None:
+def test_each_players_card_is_named_once_to_the_landing_it_fits_clearly_best() -> None:
     watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
     _glances(watch, 10.0, {(150.0, 390.0): [("b4", 0.0, 4.0)]})
-    assert watch.owners([(Card.parse("b4"), 4.1), (Card.parse("b4"), 4.3)]) == ["red-red", None]
+    b4 = Card.parse("b4")
+    assert watch.owners([(b4, 4.1), (b4, 6.0)]) == ["red-red", None]
+    # two landings a moment apart fit it alike: which was red-red's is left to the arms and the spreads
+    assert watch.owners([(b4, 4.1), (b4, 4.3)]) == [None, None]
+
+
+def test_copies_of_a_card_landing_near_together_left_the_seats_in_the_order_they_landed() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    # blue-blue's r1 was seen at the very moment the first r1 landed, but red-red's had gone a second before
+    _glances(watch, 20.0, {(150.0, 390.0): [("r1", 0.0, 15.5)], (150.0, -390.0): [("r1", 0.0, 16.5)]})
+    r1 = Card.parse("r1")
+    assert watch.owners([(r1, 16.0), (r1, 16.5)]) == ["red-red", "blue-blue"]
+
+
+def test_a_copy_seen_again_after_one_landing_is_named_for_the_next_it_fits_unseen_after() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    # red-red's b2 shows once more (the hand turned over it, say) between the two landings
+    _glances(watch, 50.0, {(150.0, 390.0): [("b2", 0.0, 42.5), ("b2", 45.0, 45.5)]})
+    b2 = Card.parse("b2")
+    # ... and the first, which no seat saw leave, was the one other player's (see the exclusion below)
+    assert watch.owners([(b2, 42.7), (b2, 45.9)]) == ["blue-blue", "red-red"]
 
 
 def test_a_card_play_did_not_name_is_the_one_player_whose_copy_was_not_still_at_their_seat_after_it_landed() -> None:
