@@ -233,7 +233,10 @@ class Referee:
         released = self._release_lifted(self._t)
         if self.centre.stopped or sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
             return self._emit(released)
-        if self._explained(landing, at) or (pair := rival_hands(at, frames, watch.seats, watch.turn())) is None:
+        if (
+            self._explained(landing, at, [*released, *self._lifted])
+            or (pair := rival_hands(at, frames, watch.seats, watch.turn())) is None
+        ):
             return self._emit(released)
         owners = dict(zip(watch.hands, watch.hand_owners(), strict=True))
         backs = tuple(owners.get(hand) for hand in pair)
@@ -285,10 +288,12 @@ class Referee:
         self._lifted = waiting
         return out
 
-    def _explained(self, landing: CardPlayed, at: Point) -> bool:
+    def _explained(self, landing: CardPlayed, at: Point, pending: Sequence[Event] = ()) -> bool:
         """Whether another card landed beside ``landing`` at that moment (an arm on its way to it), or a conflict
-        said on its stack lately explains a second arm there."""
-        for event in self.events[-RECENT_EVENTS:]:
+        said on its stack lately explains a second arm there; ``pending``: the conflicts told by a lift, said with
+        these arms or still waiting for them (a four-player round, seed 101045: two cards seen landing together,
+        a conflict, was said twice, once by the cards and once by the arms)."""
+        for event in [*self.events[-RECENT_EVENTS:], *pending]:
             if event is landing or event.t < landing.t - ECHO_S:
                 continue
             if isinstance(event, Conflict) and event.stack == landing.stack:

@@ -112,3 +112,8 @@ def test_a_conflict_told_by_a_lift_with_no_arms_seen_or_watched_is_told_as_befor
     lifted = _lifted(_played(referee, "r2"))
     assert referee._lift_vetted([lifted]) == []
     assert lifted in referee.finish()  # the source ended with no arms told about that landing
+
+
+def test_a_conflict_told_by_a_lift_and_by_two_seats_arms_is_said_once() -> None:
+    lifted, said = _lift_told([[FROM_RED, FROM_GREEN]] * 6, full=True)
+    assert [e for e in said if isinstance(e, Conflict)] == [lifted]
