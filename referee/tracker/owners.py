@@ -170,22 +170,6 @@ class SeatWatch:
         owner, n = max(votes.items(), key=lambda v: (v[0] is not None, v[1]), default=(None, 0))
         return owner if owner is not None and n >= ARM_SHARE * sum(votes.values()) else None
 
-    def _arm(
-        self,
-        card: Card,
-        t: float,
-        turn: int | None,
-        owners: Sequence[str | None],
-        seen: Mapping[tuple[str, str], Sequence[float]],
-    ) -> str | None:
-        """The owner the arm that put ``card`` down names (:meth:`_reached`), unless that owner's copy still lay at
-        their seat after the landing in play (:func:`_held_after`; ``seen`` ends at the stop): the arm then came from
-        a neighbour, or passed over
-        (four- and two-player rounds, seeds 101000-101033: such arms named 1 card rightly and 32 wrongly; those
-        whose owner's copy was gone, 1583 rightly and 37 wrongly)."""
-        arm = self._reached(card, t, turn, owners)
-        return None if arm is None or _held_after(seen.get((arm, str(card)), []), t) else arm
-
     def reseat(self, seats: SeatSorter) -> None:
         """Goes on with ``seats``: the same places, some hands named since or added (see
         :meth:`SeatSorter.with_missing_hands`); each hand seen in play keeps its readings."""
@@ -256,7 +240,6 @@ class SeatWatch:
         by the arm that put it down (:meth:`reached`), unless that owner's copy is named already; and so is one
         last seen at a seat :data:`STALE_S` or more before it landed, when the arm names another."""
         seen = self._seen()
-        in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
         turn, hand_owners = self.turn(), self.hand_owners()
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, hand_owners)]))
         named: list[str | None] = [None] * len(plays)
@@ -277,17 +260,18 @@ class SeatWatch:
             for i, owner in clear.items():
                 card, t = plays[i]
                 if fits[i][owner][1] >= STALE_S:
-                    arm = self._arm(card, t, turn, hand_owners, in_play)
+                    arm = self._reached(card, t, turn, hand_owners)
                     owner = arm if arm is not None and arm not in clear.values() else owner
                 named[i] = owner
                 taken.add((owner, card_name))
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
-            arm = self._arm(card, t, turn, hand_owners, in_play) if named[i] is None else None
+            arm = self._reached(card, t, turn, hand_owners) if named[i] is None else None
             if arm is not None and (arm, str(card)) not in taken:
                 named[i] = arm
                 taken.add((arm, str(card)))
         if all(self.hand_owners()) and self.seats.no_seat_missing():
+            in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
             self._name_by_exclusion(plays, named, taken, in_play, everyone)
         return named
 

@@ -461,12 +461,3 @@ def test_a_face_last_seen_at_a_seat_long_before_its_landing_yields_to_the_arm_th
     watch.see_arms(Card.parse("r7"), 5.0, (20.0, 10.0), from_blue)
     watch.see_arms(Card.parse("g2"), 5.5, (20.0, 10.0), from_blue)
     assert watch.owners([(Card.parse("r7"), 5.0), (Card.parse("g2"), 5.5)]) == ["blue-blue", "red-red"]
-
-
-def test_an_arm_from_a_seat_whose_copy_still_lies_there_after_the_landing_names_nobody() -> None:
-    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
-    # red-red's b9 lies at its seat before and after the b9 landed: the arm came from a neighbour, or passed over
-    _glances(watch, 10.0, {(150.0, 390.0): [("b9", 0.0, 10.0)]})
-    watch.see_arms(Card.parse("b9"), 4.0, (20.0, 10.0), UP_TO_RED)
-    watch.see_arms(Card.parse("y2"), 6.0, (20.0, 10.0), UP_TO_RED)
-    assert watch.owners([(Card.parse("b9"), 4.0), (Card.parse("y2"), 6.0)]) == [None, "red-red"]
