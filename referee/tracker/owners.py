@@ -252,7 +252,7 @@ class SeatWatch:
                 i: {
                     owner: fit
                     for owner in everyone
-                    if (fit := self._fit(seen.get((owner, card_name), []), plays[i][1]))
+                    if (fit := self._fit(seen.get((owner, card_name), []), plays[i][1])) is not None
                 }
                 for i in landings
             }
