@@ -262,6 +262,13 @@ class TrackerSettings:
     since the last such reading counts as time the pile was hidden: a card that landed and was only misread
     there may have been played unseen, as under a hand (a y6 on a y4 after 0.6 s of misreads: y5). The shipped
     detector reads a top it sees at 0.35..0.6 (sample round): a second of such readings hid nothing."""
+    sure_share: float = 0.75
+    """A reading of the top counts as sure only where the recogniser's belief in it is this share of its surest
+    belief in the top so far as well: a card landing on the top, under the hand that slaps it, is often read for a
+    moment as the top it covers, less surely than the top was read while it lay bare (seed 101018, four players: a
+    b3 read at 1.0, the b4 slapped on it read once, then "b3" at 0.67, then the b5: the b4 was played, not a b5 on
+    the b3). The recogniser's belief, not the detector's, which swings with every hand passing; and relative, so a
+    camera or a renderer whose readings are all weak hides nothing by that alone."""
     repeat_counts_every: int = 4
     """A frame that repeats the last one's readings bit for bit (a still picture whose reading was reused) is
     not a new vote, unless this many frames (of the source) passed since the last one that counted: a picture
@@ -310,6 +317,8 @@ class Pile:
     hidden_s: float = 0.0
     top_read_t: float | None = None
     """When the top was last read surely (see ``TrackerSettings.sure_reading``)."""
+    top_best: tuple[Card | None, float] = (None, 0.0)
+    """The top and the surest reading of it so far (see ``TrackerSettings.sure_share``)."""
     changes: deque[tuple[float, float | None]] = field(default_factory=deque)
     """(time, the latest time the picture had changed at the pile by then), frame by frame, for a few seconds
     (None: its sightings did not tell)."""
@@ -733,9 +742,7 @@ class StackTracker:
         top = max(news, key=lambda r: weight_of(r.sighting)) if news else max(readings, key=lambda r: r.element)
         if not news and pile.cards and top.element == len(pile.cards) - 1:
             pile.hidden_s = 0.0  # the top still shows: nothing landed unseen under the hands before now
-        if any(
-            r.element == len(pile.cards) - 1 and weight_of(r.sighting) >= self.settings.sure_reading for r in readings
-        ):
+        if self._top_read_surely(pile, readings):
             pile.top_read_t = frame.t
         if top.copy and pile.reanchor and top.card == pile.top:
             self._reanchor(pile, top)  # the stack was moved while out of view: its top lies elsewhere now
@@ -771,6 +778,18 @@ class StackTracker:
                 pile.changed_t = min(news_t)
             return changes
         return self._lifted(pile, top, frame)
+
+    def _top_read_surely(self, pile: Pile, readings: list[_Reading]) -> bool:
+        """Whether the top is read where it lies in this frame as surely as ``sure_reading`` and ``sure_share`` of
+        its surest reading so far ask."""
+        tops = [r.sighting for r in readings if r.element == len(pile.cards) - 1]
+        if not tops:
+            return False
+        card, best = pile.top_best
+        best = max(best if card == pile.top else 0.0, *(t.identity_confidence for t in tops))
+        pile.top_best = (pile.top, best)
+        s = self.settings
+        return any(weight_of(t) >= s.sure_reading and t.identity_confidence >= s.sure_share * best for t in tops)
 
     def _lifted(self, pile: Pile, top: _Reading, frame: FrameSightings) -> list[Change]:
         """The legal top read alone, over a picture that came to rest rearranged since it first settled down."""

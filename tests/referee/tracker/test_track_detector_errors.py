@@ -147,6 +147,31 @@ def test_a_jump_read_surely_after_the_stack_was_hidden_is_inferred_as_hidden_pla
     assert said[-2:] == ["card_played b4", "card_played b5"]
 
 
+def test_the_top_read_less_surely_than_it_lay_bare_after_a_card_came_down_hid_the_card_between():
+    # seed 101018, four players: the b4 slapped on the b3 is read once, then not named under the hand, then read
+    # as the b3 it covers (0.67 where the bare b3 read 1.0), then the b5 lands: the b4 and the b5 were played
+    frames: list[FrameSightings] = []
+
+    def shown(label: str | None, count: int, at: tuple[float, float], angle: float, belief: float = 0.8) -> None:
+        for _ in range(count):
+            i = len(frames)
+            face = replace(reading(i, label or "b3", at, angle, sure=1.0), identity_confidence=belief)
+            if label is None:  # a face the recogniser could not name
+                face = replace(face, card=None, identity_confidence=0.45)
+            frames.append(FrameSightings(i / FPS, i, (face,)))
+
+    shown("b1", 30, (0.0, 0.0), 0.0)
+    shown("b2", 30, (2.0, 1.0), 3.0)
+    shown("b3", 30, (4.0, 2.0), 6.0)
+    shown("b4", 1, (7.0, 3.0), 10.0)
+    shown(None, 12, (7.0, 3.0), 10.0)
+    shown("b3", 1, (5.0, 2.0), 7.0, belief=0.5)
+    shown("b5", 30, (9.0, 4.0), 14.0)
+    said = kinds(run(frames))
+    assert said[-2:] == ["card_played b4", "card_played b5"]
+    assert not any(text.startswith("illegal_play") for text in said)
+
+
 def test_the_rough_noise_reuses_a_still_pictures_reading_at_most_three_frames_in_a_row():
     table = ScriptedTable(fps=FPS)
     table.put(0.0, "g1", (0, 0))
