@@ -256,6 +256,13 @@ class TrackerSettings:
     a rival of another colour is noise (a b2 on a g1 read with "g2" second at 1 %, taken for the g2). 0 turns
     this off. Measured in the session-25 note and the README's table (false illegal plays on seeds 100400-100406
     and 100500-100506)."""
+    top_odds: float = 10.0
+    """A face that would be a mistake where it lies, read with the pile's own top second at a tenth or more of the
+    belief in it, is no reading: the top half under a hand, or a card landing on it read with the top's strip
+    (seed 101009, four players: a y1 under a passing arm read "y7" at 0.7, "y1" second at 0.13-0.25, for 0.6 s,
+    ruled "y7 on y1"). Not a vote for the top either, or a card landing on the top and so misread now and then
+    would be voted down by its own readings. A card really played wrongly reads sure, its rival near nothing
+    (see ``rules_odds``); 0 turns this off."""
     min_confidence: float = 0.25
     sure_reading: float = 0.3
     """A reading of a pile's top this sure (detector x recogniser confidence) shows the top is still there. Time
@@ -712,7 +719,7 @@ class StackTracker:
         pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
         pile.frames_seen += 1
         self._note_change(pile, seen, frame.t)
-        unaliased = self._unaliased(pile, seen)
+        unaliased = [s for s in self._unaliased(pile, seen) if not self._top_second(pile, s)]
         due = [self._as_due(pile, s) for s in unaliased]
         taken = {id(d) for d, s in zip(due, unaliased, strict=True) if d is not s}
         readings = self._classify(pile, due)
@@ -739,7 +746,7 @@ class StackTracker:
         if not readings:
             return []
         news = [r for r in readings if r.element < 0]
-        top = max(news, key=lambda r: weight_of(r.sighting)) if news else max(readings, key=lambda r: r.element)
+        top = max(news, key=lambda r: weight_of(r.sighting)) if news else _uppermost(readings)
         if not news and pile.cards and top.element == len(pile.cards) - 1:
             pile.hidden_s = 0.0  # the top still shows: nothing landed unseen under the hands before now
         if self._top_read_surely(pile, readings):
@@ -1121,6 +1128,15 @@ class StackTracker:
             sighting, card=rival, identity_confidence=belief, runner_up=card, runner_up_confidence=1.0 - belief
         )
 
+    def _top_second(self, pile: Pile, sighting: Sighting) -> bool:
+        """Whether ``sighting`` reads a card that would be a mistake on ``pile`` with the pile's top a strong second
+        (see ``TrackerSettings.top_odds``)."""
+        card, rival, top = sighting.card, sighting.runner_up, pile.legal_top
+        if card is None or top is None or rival != top or card.colour != top.colour:
+            return False
+        odds = self.settings.top_odds
+        return odds * sighting.runner_up_confidence >= sighting.identity_confidence and not self._expected(pile, card)
+
     def _unaliased(self, pile: Pile, seen: list[Sighting]) -> list[Sighting]:
         """``seen`` with the top's misreading where it lies (:attr:`Pile.alias`) read as the top."""
         if pile.alias is None or pile.top is None:
@@ -1359,6 +1375,10 @@ class StackTracker:
             # one sure reading at least: an unsure misread must not start a cascade, nor a card only the rules took
             # a reading for (a y2 slapped on an empty spot, read "y1" 4 % once, is no y1 covered: seed 100605)
             and c.read_weight >= 0.5
+            # read lying still, as a landing is (``settle_s``): a card in a hand passing over the stack, read once
+            # as it goes by, lies under nothing (seed 101022, two players: an r5 in flight read as the r6 landed,
+            # so the r6 was "r5 and r6 played", and the r5 that came down on it "r5 on r6")
+            and self._settled(pile, c.card, c.first_t)
         )
 
     def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:
@@ -1411,6 +1431,16 @@ def _blend(old: Pose, new: Pose, share: float) -> Pose:
     :func:`same_pose`: a reading flipped by 90 degrees is the same card, and must not drag the angle off)."""
     turn = (new[2] - old[2] + 45.0) % 90.0 - 45.0
     return (old[0] + share * (new[0] - old[0]), old[1] + share * (new[1] - old[1]), old[2] + share * turn)
+
+
+def _uppermost(readings: list[_Reading]) -> _Reading:
+    """The reading of the card that lies uppermost among cards the pile holds: the highest in the stack of those
+    read at least half as surely as the surest. A card slapped squarely where its own copy lies lower in the stack
+    reads as that copy, surely, while a higher card's strip beside it reads weakly (seed 101011, four players: a
+    y4 on the full y10 stack read at 0.78 for half a second, a y8's strip at 0.3: the y8 was voted, and the y4
+    never ruled on)."""
+    surest = max(weight_of(r.sighting) for r in readings)
+    return max((r for r in readings if weight_of(r.sighting) >= 0.5 * surest), key=lambda r: r.element)
 
 
 def _is_one(sighting: Sighting) -> bool:

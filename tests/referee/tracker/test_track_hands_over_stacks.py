@@ -1,0 +1,110 @@
+"""Hands over the stacks: what a card in a hand, or a top half under an arm, reads as is no play.
+
+Each scenario films a stack at 30 fps, every sighting stamped with the time since which the picture inside it
+stayed still (``Sighting.still_since``: a card lands and then lies still; a card in a hand never does), read
+surely (detector 0.9) unless said otherwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from referee.cards import Card
+from referee.events import Event
+from referee.sightings import FrameSightings, Sighting
+from referee.tracker import Referee
+
+FPS = 30
+Place = tuple[tuple[float, float], float]
+"""Where a card lies (mm) and its angle."""
+
+
+def face(
+    i: int,
+    label: str,
+    place: Place,
+    still_since: float,
+    *,
+    belief: float = 0.8,
+    second: tuple[str, float] | None = None,
+) -> Sighting:
+    """Frame ``i``'s reading of ``label`` at ``place``; ``second``: the recogniser's runner-up and its belief."""
+    at, angle = place
+    seen = Sighting.face_at(
+        Card.parse(label), at, angle=angle, confidence=0.9 - 0.001 * (i % 7), identity_confidence=belief
+    )
+    if second is not None:
+        seen = dataclasses.replace(seen, runner_up=Card.parse(second[0]), runner_up_confidence=second[1])
+    return dataclasses.replace(seen, still_since=still_since)
+
+
+class Film:
+    """Frames of one table, appended in order."""
+
+    def __init__(self) -> None:
+        self.frames: list[list[Sighting]] = []
+
+    @property
+    def now(self) -> float:
+        return len(self.frames) / FPS
+
+    def lies(self, label: str, place: Place, frames: int, **kw: object) -> None:
+        """``label`` comes down at ``place`` now and lies still, read each frame."""
+        landed = self.now
+        for _ in range(frames):
+            self.frames.append([face(len(self.frames), label, place, landed, **kw)])  # type: ignore[arg-type]
+
+    def said(self) -> list[str]:
+        referee = Referee()
+        events: list[Event] = []
+        for i, shown in enumerate(self.frames):
+            events += referee.update(FrameSightings(i / FPS, i, tuple(shown)))
+        return [f"{e.type} {e.card}" for e in events if e.type in ("stack_started", "card_played", "illegal_play")]
+
+
+def test_a_card_in_a_hand_passing_over_the_stack_read_once_lies_under_nothing():
+    # seed 101022, two players: an r5 in flight read once as the r6 landed on the r4; the r5 came down after
+    film = Film()
+    for n in range(1, 5):
+        film.lies(f"r{n}", ((2.0 * n, 1.0 * n), 3.0 * n), 60)
+    i = len(film.frames)
+    film.frames.append([face(i, "r5", ((9.0, 4.0), 14.0), i / FPS)])  # the picture moving under it
+    film.lies("r6", ((10.0, 5.0), 17.0), 7)
+    film.lies("r5", ((8.0, 3.0), 12.0), 60)
+    said = film.said()
+    assert "illegal_play r6" in said
+    assert said[-1] == "card_played r5"
+
+
+@pytest.mark.parametrize(
+    ("belief", "second", "ruled"),
+    [(0.7, 0.15, False), (0.95, 0.01, True)],
+    ids=["the_top_a_strong_second_it_is_the_top_misread", "the_top_a_faint_second_it_is_a_card_played"],
+)
+def test_a_face_read_near_the_top_with_the_top_second_is_ruled_only_when_read_surely(
+    belief: float, second: float, ruled: bool
+):
+    # seed 101009, four players: a y1 half under a passing arm read "y7" at 0.7, "y1" second, for 0.6 s
+    film = Film()
+    film.lies("y1", ((0.0, 0.0), 0.0), 60)
+    film.lies("y7", ((20.0, 3.0), 5.0), 18, belief=belief, second=("y1", second))
+    film.lies("y1", ((0.0, 0.0), 0.0), 40)
+    said = film.said()
+    assert ("illegal_play y7" in said) == ruled
+    assert said[0] == "stack_started y1"
+
+
+def test_a_card_slapped_squarely_where_its_copy_lies_in_the_stack_is_read_over_a_weak_strip_of_a_higher_one():
+    # seed 101011, four players: a y4 on the full y10 stack read surely for half a second, a y8's strip weakly
+    film = Film()
+    place = {n: ((2.0 * n, 1.0 * n), 3.0 * n) for n in range(1, 11)}
+    for n in range(1, 11):
+        film.lies(f"y{n}", place[n], 45)
+    landed = film.now
+    for _ in range(20):
+        i = len(film.frames)
+        film.frames.append([face(i, "y4", place[4], landed, belief=1.0), face(i, "y8", place[8], landed, belief=0.4)])
+    said = film.said()
+    assert [text for text in said if text.startswith("illegal_play")] == ["illegal_play y4"]
