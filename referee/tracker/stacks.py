@@ -325,7 +325,7 @@ class Pile:
     top_read_t: float | None = None
     """When the top was last read surely (see ``TrackerSettings.sure_reading``)."""
     top_best: tuple[Card | None, float] = (None, 0.0)
-    """The top and the surest reading of it so far (see ``TrackerSettings.sure_share``)."""
+    """The top and the recogniser's surest belief in it so far (see ``TrackerSettings.sure_share``)."""
     changes: deque[tuple[float, float | None]] = field(default_factory=deque)
     """(time, the latest time the picture had changed at the pile by then), frame by frame, for a few seconds
     (None: its sightings did not tell)."""
