@@ -49,6 +49,12 @@ SEEN_AGAIN = 2
 """Glances within :data:`AGAIN_WITHIN_S` after the landing showing the card still at the seat: it was another
 (one such glance is a misread, or the card in the hand over the seat)."""
 AGAIN_WITHIN_S = 1.5
+KEPT_AFTER_S = 2.0
+"""An arm names no player whose copy lay at their seat just before the landing and was seen there again this soon
+after it: two players with the same card reach for the stack at once, and the loser's arm is over the card as it
+lands (41 rendered rounds of 2, 4 and 8 players, seeds 101000-101033 and four of 101040-101046, named again offline from
+their replays' seat and arm sightings: 5 cards named wrongly by the arm left unnamed, none named rightly lost; a
+copy seen at the seat only 4 s after is the centre being gathered, seed 101025)."""
 CLEAR_S = 1.0
 """Two owners whose cards were last seen this close in time fit a landing alike (unless only one of them was
 seen after it)."""
@@ -237,9 +243,11 @@ class SeatWatch:
         left to the spreads.
         ``stopped``: when the round stopped, after which a card seen at a seat may be a centre card carried past
         it as the centre is gathered (see :meth:`_name_by_exclusion`). A card no face seen at a seat names is named
-        by the arm that put it down (:meth:`reached`), unless that owner's copy is named already; and so is one
-        last seen at a seat :data:`STALE_S` or more before it landed, when the arm names another."""
+        by the arm that put it down (:meth:`reached`), unless that owner's copy is named already or lay at their seat
+        across the landing (:data:`KEPT_AFTER_S`); and so is one last seen at a seat :data:`STALE_S` or more before
+        it landed, when the arm names another (and nobody, when the arm's player kept their copy)."""
         seen = self._seen()
+        in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
         turn, hand_owners = self.turn(), self.hand_owners()
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, hand_owners)]))
         named: list[str | None] = [None] * len(plays)
@@ -261,17 +269,19 @@ class SeatWatch:
                 card, t = plays[i]
                 if fits[i][owner][1] >= STALE_S:
                     arm = self._reached(card, t, turn, hand_owners)
+                    if arm is not None and _kept_through(in_play.get((arm, card_name), []), t):
+                        continue  # stale, and the arm is another player's who kept their copy: no one is sure
                     owner = arm if arm is not None and arm not in clear.values() else owner
                 named[i] = owner
                 taken.add((owner, card_name))
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
             arm = self._reached(card, t, turn, hand_owners) if named[i] is None else None
-            if arm is not None and (arm, str(card)) not in taken:
+            kept = arm is not None and _kept_through(in_play.get((arm, str(card)), []), t)
+            if arm is not None and (arm, str(card)) not in taken and not kept:
                 named[i] = arm
                 taken.add((arm, str(card)))
         if all(self.hand_owners()) and self.seats.no_seat_missing():
-            in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
             self._name_by_exclusion(plays, named, taken, in_play, everyone)
         return named
 
@@ -400,6 +410,14 @@ def _held_across(times: Sequence[float], t: float) -> bool:
     the seat (a two-player round, seed 100503, whose stop was seen only as the centre was gathered: red-red's r10,
     landed at 86 s, was read at its seat at 108 s and named red-light-blue's)."""
     return bool(times) and times[0] <= t and _held_after(times, t)
+
+
+def _kept_through(times: Sequence[float], t: float) -> bool:
+    """The card lay at the seat just before a landing at ``t`` and just after it: seen in the :data:`LAST_SEEN_S`
+    before and :data:`SEEN_AGAIN` times in the :data:`KEPT_AFTER_S` after."""
+    before = bisect.bisect_right(times, t + LANDING_SLACK_S)
+    after = bisect.bisect_right(times, t + KEPT_AFTER_S)
+    return before >= 1 and t - times[before - 1] <= LAST_SEEN_S and after - before >= SEEN_AGAIN
 
 
 def _held_after(times: Sequence[float], t: float) -> bool:

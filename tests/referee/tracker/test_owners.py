@@ -461,3 +461,20 @@ def test_a_face_last_seen_at_a_seat_long_before_its_landing_yields_to_the_arm_th
     watch.see_arms(Card.parse("r7"), 5.0, (20.0, 10.0), from_blue)
     watch.see_arms(Card.parse("g2"), 5.5, (20.0, 10.0), from_blue)
     assert watch.owners([(Card.parse("r7"), 5.0), (Card.parse("g2"), 5.5)]) == ["blue-blue", "red-red"]
+
+
+def test_an_arm_from_a_seat_whose_copy_still_lay_there_across_the_landing_names_nobody() -> None:
+    # blue-blue reached for the b9 too and lost the race: its b9 lay at its seat before and after the landing
+    # (four-player rounds, seeds 101011 and 101042: named to the loser)
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    _glances(watch, 10.0, {(150.0, -390.0): [("b9", 0.0, 10.0)], (150.0, 390.0): [("r7", 0.0, 1.0)]})
+    from_blue = [(30.0, -250.0), (35.0, -300.0), (40.0, -330.0)]
+    watch.see_arms(Card.parse("b9"), 5.0, (20.0, 10.0), from_blue)
+    # red-red's r7, last seen 4 s before it landed (stale): the arm from blue-blue's seat, whose r7 lay there
+    # throughout, does not take it either
+    _glances(watch, 10.0, {(150.0, -390.0): [("r7", 0.0, 10.0)]})
+    watch.see_arms(Card.parse("r7"), 5.0, (20.0, 10.0), from_blue)
+    assert watch.owners([(Card.parse("b9"), 5.0), (Card.parse("r7"), 5.0)]) == [None, None]
+    # the arm alone still names the player whose copy was not seen kept
+    watch.see_arms(Card.parse("g2"), 6.0, (20.0, 10.0), from_blue)
+    assert watch.owners([(Card.parse("g2"), 6.0)]) == ["blue-blue"]
