@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,7 +116,12 @@ class OnnxDetector:
 
         ``within`` (``x0, y0, x1, y1`` pixels): only the cards in that part of the picture matter. A model that
         takes any input size reads just that part, at the scale the whole picture would be read at, in less
-        time (a third of the frame: about half the time); a fixed-size model reads the whole picture."""
+        time (a third of the frame: about half the time); a fixed-size model reads the whole picture.
+
+        A portrait picture (a phone held upright, a camera turned) is read turned a quarter, landscape like the
+        network's input: letterboxed as it stands, its cards would shrink to a third (see :func:`read_turned`)."""
+        if turned_for(image.shape[0], image.shape[1], self.input_size):
+            return read_turned(self, image, within)
         box = Letterbox.fit(image.shape[0], image.shape[1], self.input_size)
         padded = box.apply(image, self.input_size)
         if within is None or not self.any_size:
@@ -148,6 +154,34 @@ class OnnxDetector:
         if output.ndim == 2 and output.shape[1] == 7:
             return decode_end2end(output, self.conf)
         return decode_raw(output, self.conf, self.iou)
+
+
+def turned_for(height: int, width: int, input_size: tuple[int, int]) -> bool:
+    """Whether a ``height`` x ``width`` picture is read turned a quarter: it is portrait and the network's input
+    (height, width) landscape.
+
+    >>> turned_for(1280, 720, (384, 640)), turned_for(720, 1280, (384, 640)), turned_for(640, 640, (384, 640))
+    (True, False, False)
+    """
+    return height > width and input_size[1] > input_size[0]
+
+
+def read_turned(
+    detect: Callable[[Image, Box | None], CardDetections], image: Image, within: Box | None = None
+) -> CardDetections:
+    """``detect`` run on ``image`` turned a quarter clockwise, its cards put back in the picture's own pixels.
+
+    Turned clockwise, a point ``(x, y)`` of a picture ``height`` pixels high goes to ``(height - y, x)``; the
+    corners keep their order round each card (a turn is no mirror), so a card's top-left stays its top-left."""
+    height = image.shape[0]
+    turned = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    part = None if within is None else (height - within[3], within[0], height - within[1], within[2])
+    found = detect(np.ascontiguousarray(turned, dtype=np.uint8), part)
+    if not len(found):
+        return found
+    corners = found.corners.astype(np.float32)
+    back = np.stack([corners[..., 1], height - corners[..., 0]], axis=-1)
+    return found.with_corners(back)
 
 
 def to_blob(image: Image) -> npt.NDArray[np.float32]:
