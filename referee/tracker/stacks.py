@@ -408,6 +408,9 @@ seeds 100300-100306: of 7 cards hidden 1.3-3.6 s, 5 came down within 0.13 s of t
 the second, where halfway (at most 0.5 s before the reading) missed 5. Hidden 1.0-1.2 s, either happens (seeds
 100400-100406: two cards hidden 1.1 s came down at the end, with the pile out of view 0.7-0.8 s; one at the
 start), and halfway stands there: it misses only a card slapped in the stretch's first tenths."""
+COVERED_SPAN_S = 0.06
+"""A card read on a pile over this long (three frames at 30 a second) before the next covered it lay there,
+though never read still (see ``StackTracker._covered``)."""
 CHANGES_KEPT_S = 5.0
 """How long a pile's record of when its picture changed is kept: longer than any vote lasts."""
 TOP_READS_S = 1.0
@@ -1378,7 +1381,9 @@ class StackTracker:
             # read lying still, as a landing is (``settle_s``): a card in a hand passing over the stack, read once
             # as it goes by, lies under nothing (seed 101022, two players: an r5 in flight read as the r6 landed,
             # so the r6 was "r5 and r6 played", and the r5 that came down on it "r5 on r6")
-            and self._settled(pile, c.card, c.first_t)
+            # (or read over several frames: a card lying a quarter of a second between two slaps is never still
+            # for long, the next hand already over it; seed 101022's r5 was read once)
+            and (self._settled(pile, c.card, c.first_t) or c.span_s >= COVERED_SPAN_S)
         )
 
     def _part_of_a_stack(self, pile: Pile, card: Card) -> bool:

@@ -478,3 +478,12 @@ def test_an_arm_from_a_seat_whose_copy_still_lay_there_across_the_landing_names_
     # the arm alone still names the player whose copy was not seen kept
     watch.see_arms(Card.parse("g2"), 6.0, (20.0, 10.0), from_blue)
     assert watch.owners([(Card.parse("g2"), 6.0)]) == ["blue-blue"]
+
+
+def test_a_card_read_where_it_landed_beside_its_players_seat_is_no_copy_kept_there() -> None:
+    # seed 101045, four players: a y1 starting a stack beside its player's seat, read there after it landed
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    landed_at = (100.0, -330.0)
+    _glances(watch, 10.0, {(150.0, -390.0): [("y1", 0.0, 5.0)], landed_at: [("y1", 5.0, 10.0)]})
+    watch.see_arms(Card.parse("y1"), 5.0, landed_at, [(20.0, -480.0), (15.0, -510.0), (10.0, -530.0)])
+    assert watch.owners([(Card.parse("y1"), 5.0)]) == ["blue-blue"]

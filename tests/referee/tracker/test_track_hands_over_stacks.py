@@ -108,3 +108,26 @@ def test_a_card_slapped_squarely_where_its_copy_lies_in_the_stack_is_read_over_a
         film.frames.append([face(i, "y4", place[4], landed, belief=1.0), face(i, "y8", place[8], landed, belief=0.4)])
     said = film.said()
     assert [text for text in said if text.startswith("illegal_play")] == ["illegal_play y4"]
+
+
+@pytest.mark.parametrize(("frames", "ruled"), [(3, False), (1, True)], ids=["read_over_three_frames", "read_once"])
+def test_a_card_read_between_two_slaps_though_never_still_lay_under_the_next(frames: int, ruled: bool):
+    # the sample filmed from higher up (cards four-fifths the size): g1, g2 and g3 slapped a quarter of a second
+    # apart on an empty spot, the g1 never read, the g2 read over three frames with the next hand already over it
+    # (its picture never still): the g3 is the third card of a stack, not "not a one"
+    film = Film()
+    film.lies("y1", ((300.0, 0.0), 0.0), 30)  # another stack, read throughout
+    for _ in range(frames):
+        i = len(film.frames)
+        film.frames.append([face(i, "y1", ((300.0, 0.0), 0.0), 0.0), face(i, "g2", ((0.0, 0.0), 10.0), i / FPS)])
+    for _ in range(6):  # the hand over the spot
+        i = len(film.frames)
+        film.frames.append([face(i, "y1", ((300.0, 0.0), 0.0), 0.0)])
+    landed = film.now
+    for _ in range(60):
+        i = len(film.frames)
+        film.frames.append([face(i, "y1", ((300.0, 0.0), 0.0), 0.0), face(i, "g3", ((2.0, 1.0), 12.0), landed)])
+    said = film.said()
+    assert ("illegal_play g3" in said) == ruled
+    if not ruled:
+        assert said[1:] == ["stack_started g1", "card_played g2", "card_played g3"]
