@@ -225,6 +225,13 @@ class Session:
             result.wall_s = time.perf_counter() - start
             return result
         result.timings["geometry_s"] = found_s
+        fit = getattr(self.vision, "fit_to_cards", None)
+        magnified = fit(geometry.card_width_px(), info.size) if fit is not None else None
+        if magnified is not None:
+            result.warnings.append(
+                f"the cards are small in the picture ({geometry.card_width_px():.0f} px wide): read at "
+                f"{magnified[1]} x {magnified[0]} for play, slower"
+            )
         with _opencv_on_one_thread():
             _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
         result.broken = source.broken  # its unreadable frames came through as frames without a picture: counted

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -89,6 +89,22 @@ class DetectorVision:
     @property
     def warning(self) -> str | None:
         return getattr(self.reader, "warning", None)
+
+    def fit_to_cards(self, card_px: float, size: tuple[int, int]) -> tuple[int, int] | None:
+        """Magnifies the detector of play's frames where the table's cards, ``card_px`` wide in pictures of
+        ``size`` (width, height), are small in its input (:func:`vision.detect.onnx_detector.magnification`: a
+        camera farther off); its new input size (height, width), or None when it reads as it was. The thorough
+        reads (the opening, the count) zoom in anyway."""
+        from vision.detect.onnx_detector import magnification
+
+        detector: Any = getattr(self.reader, "detector", None)
+        in_input = getattr(detector, "card_width_in_input", None)
+        if in_input is None:
+            return None
+        factor = magnification(in_input(card_px, size[1], size[0]))
+        if factor == 1.0 or not detector.magnify(factor):
+            return None
+        return cast(tuple[int, int], detector.input_size)
 
     def read(
         self, frame: Frame, keep: Keep | None = None, *, thorough: bool | str = False, within: Box | None = None

@@ -151,6 +151,17 @@ class TableGeometry:
         mapped = self.to_table([[x, y], [x + 1, y], [x, y + 1]])
         return float((np.linalg.norm(mapped[1] - mapped[0]) + np.linalg.norm(mapped[2] - mapped[0])) / 2)
 
+    def card_width_px(self) -> float:
+        """How wide a card lying in the middle of the centre zone (the table's origin without one) is in the
+        picture, in pixels.
+
+        >>> TableGeometry(np.diag([0.5, 0.5, 1.0])).card_width_px()   # 2 px a millimetre
+        118.0
+        """
+        middle = np.mean(np.asarray(self.zones.centre), axis=0) if self.zones.centre else np.zeros(2)
+        at = self.to_image(middle.reshape(1, 2))[0]
+        return float(CARD_WIDTH_MM / self.mm_per_pixel((float(at[0]), float(at[1]))))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "image_to_table": [[round(float(v), 9) for v in row] for row in self.image_to_table],

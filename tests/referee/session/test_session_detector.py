@@ -219,3 +219,21 @@ def test_still_cards_keep_their_readings_with_the_same_rulings(clip):
     assert said[True] == said[False]
     # the stacks lie still between moves: most readings find every card where it was read
     assert recognised[True] < 0.5 * recognised[False]  # 170 of 576 when written
+
+
+def test_play_is_read_magnified_where_the_tables_cards_are_small_in_the_detectors_input():
+    from vision.detect import DEFAULT_MODEL
+    from vision.detect.onnx_detector import OnnxDetector
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip("no shipped detector model yet")
+
+    class Reader:
+        detector = OnnxDetector()
+        recogniser = None
+
+    vision = DetectorVision(Reader())
+    assert vision.fit_to_cards(42.0, (1280, 720)) is None  # the rendered rounds' cards: read as they are
+    assert vision.fit_to_cards(35.0, (1280, 720)) == (448, 736)  # a fifth farther off
+    assert Reader.detector.input_size == (448, 736)
+    assert DetectorVision(object()).fit_to_cards(35.0, (1280, 720)) is None  # a reader with no detector of its own
