@@ -146,13 +146,16 @@ class Session:
         self.settings = settings or SessionSettings()
         self.opening: FrameSightings | None = None
         """The cards lying on the table before play (the first frame), on the table plane: the seats."""
+        self.magnified: str | None = None
+        """Why and how much the vision reads play magnified, when it does (see :meth:`find_geometry`)."""
 
     # ---- geometry
 
     def find_geometry(self, samples: Iterable[Frame], size: tuple[int, int]) -> TableGeometry | None:
-        """The table plane from the cards in ``samples`` (None: no card in any of them)."""
+        """The table plane from the cards in ``samples`` (None: no card in any of them); the vision then reads
+        play magnified where the table's cards are small in its detector's input (:attr:`magnified`)."""
         if self.settings.geometry is not None:
-            return self.settings.geometry
+            return self._fit_vision(self.settings.geometry, size)
         quads: list[np.ndarray] = []
         first: Any = None
         glances: list[Any] = []  # the opening's other frames: more readings of the seats' hand stacks
@@ -187,6 +190,18 @@ class Session:
         geometry = geometry.with_zones(zones)
         if first is not None and len(first):
             self.opening = _opening(first, glances, geometry)
+        return self._fit_vision(geometry, size)
+
+    def _fit_vision(self, geometry: TableGeometry, size: tuple[int, int]) -> TableGeometry:
+        """Magnifies the vision's reading of play to the table's cards (``DetectorVision.fit_to_cards``)."""
+        fit = getattr(self.vision, "fit_to_cards", None)
+        card = geometry.card_width_px()
+        magnified = fit(card, size) if fit is not None else None
+        if magnified is not None:
+            self.magnified = (
+                f"the cards are small in the picture ({card:.0f} px wide): play read at {magnified[1]} x "
+                f"{magnified[0]}, slower"
+            )
         return geometry
 
     def sample_times(self, info: VideoInfo) -> list[float]:
@@ -225,13 +240,8 @@ class Session:
             result.wall_s = time.perf_counter() - start
             return result
         result.timings["geometry_s"] = found_s
-        fit = getattr(self.vision, "fit_to_cards", None)
-        magnified = fit(geometry.card_width_px(), info.size) if fit is not None else None
-        if magnified is not None:
-            result.warnings.append(
-                f"the cards are small in the picture ({geometry.card_width_px():.0f} px wide): read at "
-                f"{magnified[1]} x {magnified[0]} for play, slower"
-            )
+        if self.magnified is not None:
+            result.warnings.append(self.magnified)
         with _opencv_on_one_thread():
             _Loop(self, result, geometry, video_out, progress, pictures).run(frames or source.frames())
         result.broken = source.broken  # its unreadable frames came through as frames without a picture: counted

@@ -237,3 +237,21 @@ def test_play_is_read_magnified_where_the_tables_cards_are_small_in_the_detector
     assert vision.fit_to_cards(35.0, (1280, 720)) == (448, 736)  # a fifth farther off
     assert Reader.detector.input_size == (448, 736)
     assert DetectorVision(object()).fit_to_cards(35.0, (1280, 720)) is None  # a reader with no detector of its own
+
+
+def test_once_the_table_plane_is_known_the_vision_is_fitted_to_its_cards_and_the_replay_says_so():
+    from vision.geometry import TableGeometry
+
+    class Vision:
+        name = "stub"
+        asked: list[tuple[float, tuple[int, int]]] = []
+
+        def fit_to_cards(self, card_px, size):
+            self.asked.append((card_px, size))
+            return (448, 736)
+
+    plane = TableGeometry(np.diag([59.0 / 35.0, 59.0 / 35.0, 1.0]))  # cards 35 px wide
+    session = Session(Vision(), SessionSettings(geometry=plane))
+    assert session.find_geometry([], (1280, 720)) is plane
+    assert Vision.asked == [(pytest.approx(35.0), (1280, 720))]
+    assert session.magnified == "the cards are small in the picture (35 px wide): play read at 736 x 448, slower"
