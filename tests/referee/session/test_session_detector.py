@@ -244,14 +244,17 @@ def test_once_the_table_plane_is_known_the_vision_is_fitted_to_its_cards_and_the
 
     class Vision:
         name = "stub"
-        asked: list[tuple[float, tuple[int, int]]] = []
+
+        def __init__(self) -> None:
+            self.asked: list[tuple[float, tuple[int, int]]] = []
 
         def fit_to_cards(self, card_px, size):
             self.asked.append((card_px, size))
             return (448, 736)
 
     plane = TableGeometry(np.diag([59.0 / 35.0, 59.0 / 35.0, 1.0]))  # cards 35 px wide
-    session = Session(Vision(), SessionSettings(geometry=plane))
+    vision = Vision()
+    session = Session(vision, SessionSettings(geometry=plane))
     assert session.find_geometry([], (1280, 720)) is plane
-    assert Vision.asked == [(pytest.approx(35.0), (1280, 720))]
+    assert vision.asked == [(pytest.approx(35.0), (1280, 720))]
     assert session.magnified == "the cards are small in the picture (35 px wide): play read at 736 x 448, slower"
