@@ -55,7 +55,8 @@ after it: two players with the same card reach for the stack at once, and the lo
 lands (41 rendered rounds of 2, 4 and 8 players, seeds 101000-101033 and four of 101040-101046, named again offline from
 their replays' seat and arm sightings: 5 cards named wrongly by the arm left unnamed, none named rightly lost; a
 copy seen at the seat only 4 s after is the centre being gathered, seed 101025). Replayed, players exact the same
-on 42 two- and four-player rounds (the unnamed cards go to the spreads, which read a card's back no better)."""
+on 42 two- and four-player rounds, 2 -> 1 of 24 on three eight-player ones: an unnamed card goes to the spreads,
+which read its back no better (seed 101000: a g9 named wrongly by the arm, unnamed, counted to a third player)."""
 CLEAR_S = 1.0
 """Two owners whose cards were last seen this close in time fit a landing alike (unless only one of them was
 seen after it)."""
