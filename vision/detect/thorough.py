@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from vision.detect import Detector
 from vision.detect.fuse import Pass, fuse_passes
-from vision.detect.onnx_detector import Letterbox
+from vision.detect.onnx_detector import Letterbox, read_turned, turned_for
 from vision.detect.windows import Window, windows
 from vision.detections import CardDetections
 
@@ -102,7 +102,11 @@ class ThoroughDetector:
         self._pool = ThreadPoolExecutor(self.workers, "thorough") if self.workers > 1 else None
 
     def __call__(self, image: Image) -> CardDetections:
+        """The fused cards of every pass. A portrait picture is read turned a quarter, so that its windows are cut
+        as a landscape one's (:func:`vision.detect.onnx_detector.read_turned`)."""
         height, width = image.shape[:2]
+        if turned_for(height, width, self.input_size):
+            return read_turned(lambda turned, _: self(turned), image)
         reads = [
             (window, zoom, mirrored)
             for zoom in self.plan.zooms

@@ -148,3 +148,14 @@ def test_a_mirrored_pass_maps_back_with_corners_still_clockwise(mirrored: bool) 
     (found,) = [detector._read(table_with(card), Window(0, 0, 1280, 720), 1.0, mirrored=mirrored)]
     assert len(found.detections) == 1 and box_near(found.detections, card)
     assert signed_area(found.detections.corners[0]) > 0
+
+
+def test_a_portrait_picture_is_cut_into_the_windows_of_its_landscape_turn_and_its_cards_come_back_in_place() -> None:
+    recorder = Recorder()
+    detector = ThoroughDetector(recorder, ThoroughPlan(zooms=(1.0, 2.0), flip=False))
+    card = moved(300, 900)  # a card low down a 720 x 1280 picture
+    found = detector(table_with(card, width=720, height=1280))
+    # the same windows as a 1280 x 720 frame's: the whole picture, then 3 x 3 of 640 x 384
+    assert recorder.crops[0] == (720, 1280)
+    assert set(recorder.crops[1:]) == {(384, 640)}
+    assert box_near(found, card)
