@@ -114,10 +114,17 @@ def _pairs(
 ) -> list[tuple[int, int]]:
     """Greedy one-to-one pairs of events with the same card within ``window``: first those on corresponding
     stacks (when a ``mapping`` of stacks is known: two players' copies of a card may land on two stacks at
-    once), then nearest in time."""
+    once), then nearest in time. A true stack the mapping left out corresponds to every said stack it left out,
+    not to one another true stack's (the sample's two y1 stacks, started 0.09 s apart, each said 0.1 s late: the
+    one that got no more cards took the other's said y1 by time, and both counted wrong)."""
     mapping = mapping or {}
+    taken = set(mapping.values())
+
+    def corresponding(true: int | None, said: int | None) -> bool:
+        return mapping[true] == said if true in mapping else said not in taken
+
     candidates = sorted(
-        (0 if mapping.get(t.stack, s.stack) == s.stack else 1, abs(s.t - t.t), i, j)
+        (0 if corresponding(t.stack, s.stack) else 1, abs(s.t - t.t), i, j)
         for i, t in enumerate(truth)
         for j, s in enumerate(said)
         if t.card == s.card and abs(s.t - t.t) <= window

@@ -91,6 +91,21 @@ def test_two_copies_of_a_card_starting_two_stacks_at_once_are_told_apart_by_thei
     assert score_round(truth, said).plays.right == 4
 
 
+def test_a_stack_that_got_no_more_cards_does_not_take_a_copy_said_on_another_true_stacks_said_stack():
+    # the sample filmed a fifth farther off: its two y1 stacks, started 0.09 s apart, said in the other order
+    truth = [
+        StackStarted(t=0.51, stack=1, card=Card.parse("y1")),
+        StackStarted(t=0.60, stack=2, card=Card.parse("y1")),
+        *(CardPlayed(t=1.0 + n, stack=1, card=Card(Card.parse("y1").colour, n)) for n in range(2, 6)),
+    ]
+    said = [
+        (StackStarted(t=0.63, stack=1, card=Card.parse("y1")), 0.8),
+        (StackStarted(t=0.60, stack=2, card=Card.parse("y1")), 0.8),
+        *((CardPlayed(t=1.0 + n, stack=2, card=Card(Card.parse("y1").colour, n)), 1.2 + n) for n in range(2, 6)),
+    ]
+    assert score_round(truth, said).plays.right == 6
+
+
 def test_illegal_plays_taken_back_unseen_under_the_hand_are_told_apart_from_those_in_view():
     g3, b7 = Card.parse("g3"), Card.parse("b7")
     truth = [
