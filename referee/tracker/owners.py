@@ -271,7 +271,7 @@ class SeatWatch:
                 card, t = plays[i]
                 if fits[i][owner][1] >= STALE_S:
                     arm = self._reached(card, t, turn, hand_owners)
-                    if arm is not None and self._kept(arm, card, t, stopped):
+                    if arm is not None and self._kept(arm, card, t, stopped, turn, hand_owners):
                         continue  # stale, and the arm is another player's who kept their copy: no one is sure
                     owner = arm if arm is not None and arm not in clear.values() else owner
                 named[i] = owner
@@ -279,7 +279,7 @@ class SeatWatch:
         for i in sorted(range(len(plays)), key=lambda i: plays[i][1]):
             card, t = plays[i]
             arm = self._reached(card, t, turn, hand_owners) if named[i] is None else None
-            kept = arm is not None and self._kept(arm, card, t, stopped)
+            kept = arm is not None and self._kept(arm, card, t, stopped, turn, hand_owners)
             if arm is not None and (arm, str(card)) not in taken and not kept:
                 named[i] = arm
                 taken.add((arm, str(card)))
@@ -311,12 +311,20 @@ class SeatWatch:
                 named[i] = left[0]
                 taken.add((left[0], key))
 
-    def _kept(self, owner: str, card: Card, t: float, stopped: float | None) -> bool:
+    def _kept(
+        self,
+        owner: str,
+        card: Card,
+        t: float,
+        stopped: float | None,
+        turn: int | None,
+        owners: Sequence[str | None],
+    ) -> bool:
         """Whether ``owner``'s copy of ``card`` lay at their seat across its landing at ``t`` (see
         :data:`KEPT_AFTER_S`), by the faces seen in play away from where it landed: a card played onto a stack
-        started beside its player's seat is read there after it landed, and is no copy kept."""
+        started beside its player's seat is read there after it landed, and is no copy kept. ``turn`` and
+        ``owners``: :meth:`turn` and :meth:`hand_owners`, as the caller has them."""
         at = next((a for landed, a, _ in self.arms.get(str(card), ()) if abs(landed - t) <= ARM_MATCH_S), None)
-        turn, owners = self.turn(), self.hand_owners()
         mx, my = self.seats.middle
         times = sorted(
             {

@@ -182,20 +182,23 @@ SMALL_CARD_PX = 19.0
 four-player rounds' cards, 41-44 px wide in a 1280 x 720 frame, are 21-22 px there and read well; the same rounds
 filmed from a fifth farther off (35 px, 17.5 px there) lost a green stack on a green-striped cloth for 40 s
 (seed 101031: plays 58 of 64), all 64 found read at 1.15 times the input."""
+MAGNIFIED_CARD_PX = 20.0
+"""How wide a small card is made in the network's input when magnified."""
 MAX_MAGNIFICATION = 2.0
 """At most this much larger (four times the detector's time): cards smaller still are beyond what it learnt."""
 
 
 def magnification(card_in_input: float) -> float:
     """How much larger than nominal the network's input should be for cards ``card_in_input`` px wide in it: 1
-    (as it is) unless they are narrower than :data:`SMALL_CARD_PX`, then enough to bring them to 20 px.
+    (as it is) unless they are narrower than :data:`SMALL_CARD_PX`, then enough to bring them to
+    :data:`MAGNIFIED_CARD_PX`.
 
     >>> magnification(21.5), magnification(17.5), magnification(5.0)
     (1.0, 1.1428571428571428, 2.0)
     """
     if card_in_input <= 0 or card_in_input >= SMALL_CARD_PX:
         return 1.0
-    return min(MAX_MAGNIFICATION, (SMALL_CARD_PX + 1.0) / card_in_input)
+    return min(MAX_MAGNIFICATION, MAGNIFIED_CARD_PX / card_in_input)
 
 
 def turned_for(height: int, width: int, input_size: tuple[int, int]) -> bool:
