@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from referee.cards import LOWEST, Card
@@ -89,6 +90,13 @@ class Landed:
     """Each ``glimpsed`` card with the time and frame it was first read: when it most likely came down, if the
     rules say it did (a b9 glimpsed at 7.95 s, then covered, dated by the g5 seen on it at 9.27 s missed the
     0.5 s every play is matched within)."""
+    quiet_at: float | None = None
+    """The latest time before the picture at the pile last changed ahead of the card's first reading at which it
+    had lain still a while (:data:`QUIET_S`): the card came down after it. Its top unread for long, not out of
+    view, and quiet meanwhile, the pile was no hand's: the detector lost the cards there, and the card came with
+    the change that ended the quiet (the sample under a cool cast: a b5 dated 2 s early, as the card below it was
+    last read, is dated right; under a warm cast a b4 dated 3 s early is dated 2 s early, when the pile was last
+    seen quiet)."""
 
     @property
     def down(self) -> tuple[float, int]:
@@ -102,11 +110,15 @@ class Landed:
         (1.5, 45)
         >>> Landed(1, Card.parse("r2"), 3.0, 90, hidden_s=1.5, hidden_from=(2.8, 84)).down  # brought at the end
         (2.8, 84)
+        >>> Landed(1, Card.parse("r2"), 3.0, 90, hidden_s=1.5, quiet_at=2.7).down  # no hand: quiet until 2.7 s
+        (2.7, 81)
         """
         if not self.copy and self.hidden_s > LONG_HIDDEN_S:
             if self.hidden_from is not None and self.t - self.hidden_from[0] <= BRIEF_HAND_S:
                 return self.hidden_from  # brought by the hand that hid the pile a moment
             early = min(self.hidden_s, self.t)  # slapped as the top stopped being read, the hand lingering
+            if self.hidden_from is None and self.quiet_at is not None and self.t - self.quiet_at < early:
+                early = max(0.0, self.t - self.quiet_at)  # no hand lingered: the pile lay quiet until then
         else:
             early = 0.0 if self.copy else min(DOWN_SHARE * self.hidden_s, DOWN_MAX_S, self.t)
         frame = self.frame - (round(early * self.frame / self.t) if self.t > 0 else 0)  # frames count from t = 0
@@ -408,6 +420,8 @@ seeds 100300-100306: of 7 cards hidden 1.3-3.6 s, 5 came down within 0.13 s of t
 the second, where halfway (at most 0.5 s before the reading) missed 5. Hidden 1.0-1.2 s, either happens (seeds
 100400-100406: two cards hidden 1.1 s came down at the end, with the pile out of view 0.7-0.8 s; one at the
 start), and halfway stands there: it misses only a card slapped in the stretch's first tenths."""
+QUIET_S = 0.5
+"""A pile whose picture had not changed for this long lay quiet: no hand over it (see :attr:`Landed.quiet_at`)."""
 COVERED_SPAN_S = 0.06
 """A card read on a pile over this long (three frames at 30 a second) before the next covered it lay there,
 though never read still (see ``StackTracker._covered``)."""
@@ -1329,6 +1343,7 @@ class StackTracker:
         hidden_from = (gap[0], gap[1]) if gap is not None and 0.0 <= t - gap[2] <= 0.4 else None
         covered = self._covered(pile, card, t)
         hidden_s = pile.hidden_s if copy else self._hidden_s(pile, t)
+        quiet_at = _quiet_before(pile.changes, t)
         change = Landed(
             pile.id,
             card,
@@ -1343,6 +1358,7 @@ class StackTracker:
             again,
             beside,
             tuple((c.card, c.first_t, c.first_frame) for c in runs),
+            quiet_at=quiet_at,
         )
         run = pile.ballot.run(card)
         if run is not None and not copy:
@@ -1503,3 +1519,21 @@ def seen(frame: int, *cards: tuple[str, tuple[float, float]], fps: float = 30.0)
     """A frame showing face cards at given places, for examples and tests: ``seen(3, ("r5", (0, 0)))``."""
     sightings = tuple(Sighting.face_at(Card.parse(text), (float(x), float(y))) for text, (x, y) in cards)
     return FrameSightings(t=frame / fps, frame=frame, sightings=sightings)
+
+
+def _quiet_before(changes: Sequence[tuple[float, float | None]], first_t: float) -> float | None:
+    """The latest time in a pile's record of changes (``Pile.changes``) before the change that came with a card
+    first read at ``first_t`` at which the picture there had been still for :data:`QUIET_S` (None: none in the
+    record, or the record cannot tell).
+
+    >>> record = [(20.0, 18.7), (21.2, 18.7), (21.37, 21.36)]   # still since 18.7, changed at 21.36
+    >>> _quiet_before(record, 21.37)
+    21.2
+    >>> _quiet_before([(20.0, 19.8), (21.2, 21.1), (21.37, 21.36)], 21.37) is None   # never still long
+    True
+    """
+    arrived = next((changed for at, changed in changes if at >= first_t - 1e-6), None)
+    if arrived is None:
+        return None
+    quiet = [at for at, changed in changes if at < arrived - 1e-6 and changed is not None and at - changed >= QUIET_S]
+    return max(quiet) if quiet else None
