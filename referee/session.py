@@ -323,11 +323,13 @@ class _Loop:
         self.geometry = geometry
         self.video_out = video_out
         self.progress = progress
-        # the leftover lines are measured in the latest picture (referee.session_lines)
+        # the leftover lines are measured, and the centre fans read, in the latest picture (referee.session_lines)
         self.lines = ImageLineReader(geometry)
         referee_settings = _with_seats(session.settings.referee, session.opening, geometry, result.info.size)
         if referee_settings.line_reader is None:
             referee_settings = replace(referee_settings, line_reader=self.lines)
+        if referee_settings.strip_reader is None:
+            referee_settings = replace(referee_settings, strip_reader=self.lines.fan_inks)
         self.referee = Referee(referee_settings)
         self.stopped = False
         self._heights: dict[int, int] = {}

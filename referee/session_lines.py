@@ -1,9 +1,10 @@
-"""The referee's leftover lines measured in the latest picture: the bridge from the table plane to the pixels.
+"""The referee's lines of cards read in the latest picture: the bridge from the table plane to the pixels.
 
-The count (:class:`referee.tracker.counting.SpreadCounter`) knows a leftover line as spots on the table plane;
-the picture knows how long the line is and the step its cards are laid at (:mod:`vision.shingles`). An
-:class:`ImageLineReader` holds the session's latest picture and the table geometry, and answers the counter's
-question (:data:`referee.tracker.counting.LineReader`) in table millimetres.
+The count (:class:`referee.tracker.counting.SpreadCounter`) knows a leftover line or a centre fan as spots on the
+table plane; the picture knows how long the line is and the step its cards are laid at (:mod:`vision.shingles`),
+and each fanned card's ink (:mod:`vision.fan_strips`). An :class:`ImageLineReader` holds the session's latest
+picture and the table geometry, and answers the counter's question (:data:`referee.tracker.counting.LineReader`)
+in table millimetres, and the owners' (:data:`referee.tracker.strip_owners.StripReader`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from referee.sightings import Quad
 from referee.tracker.fan_length import LineLength
+from vision.fan_strips import fan_strips
 from vision.geometry import TableGeometry
 from vision.shingles import measure_shingles
 
@@ -29,13 +31,7 @@ class ImageLineReader:
     def __call__(self, quads: Sequence[Quad], card_mm: float) -> LineLength | None:
         if self.image is None or self.geometry is None or len(quads) < 2:
             return None
-        boxes = self.geometry.to_image(np.asarray(quads, np.float64).reshape(-1, 2)).reshape(-1, 4, 2)
-        centres = boxes.mean(axis=1)
-        _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
-        axis = vt[0]
-        middle = centres.mean(axis=0)
-        ends = self.geometry.to_table(np.array([middle, middle + 20.0 * axis]))
-        mm_per_px = float(np.linalg.norm(ends[1] - ends[0])) / 20.0
+        boxes, axis, mm_per_px = self._in_image(quads)
         if mm_per_px <= 0:
             return None
         measured = measure_shingles(self.image, boxes, card_mm / mm_per_px, axis)
@@ -46,3 +42,30 @@ class ImageLineReader:
             tuple((step * mm_per_px, strength) for step, strength in measured.steps),
             seen=measured.seen,
         )
+
+    def fan_inks(
+        self, quads: Sequence[Quad], others: Sequence[Quad], card_mm: float, cards: int
+    ) -> tuple[tuple[float, float, float], ...] | None:
+        """The inks of a fan's ``cards`` cards from its whole card on (see :func:`vision.fan_strips.fan_strips`),
+        ``quads`` its cards' outlines and ``others`` other cards' nearby, on the table plane; None where the
+        picture cannot tell."""
+        if self.image is None or self.geometry is None or len(quads) < 2:
+            return None
+        boxes, _, mm_per_px = self._in_image(quads)
+        if mm_per_px <= 0:
+            return None
+        nearby = self.geometry.to_image(np.asarray(others, np.float64).reshape(-1, 2)).reshape(-1, 4, 2)
+        fan = fan_strips(self.image, boxes, cards, card_mm / mm_per_px, nearby if len(others) else None)
+        return None if fan is None else fan.inks
+
+    def _in_image(self, quads: Sequence[Quad]) -> tuple[np.ndarray, np.ndarray, float]:
+        """``quads`` in the picture (N, 4, 2), their centres' main direction there, and millimetres per pixel
+        along it."""
+        assert self.geometry is not None
+        boxes = self.geometry.to_image(np.asarray(quads, np.float64).reshape(-1, 2)).reshape(-1, 4, 2)
+        centres = boxes.mean(axis=1)
+        _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+        axis = vt[0]
+        middle = centres.mean(axis=0)
+        ends = self.geometry.to_table(np.array([middle, middle + 20.0 * axis]))
+        return boxes, axis, float(np.linalg.norm(ends[1] - ends[0])) / 20.0

@@ -123,9 +123,9 @@ def measure_shingles(
     if edge < 2 or length - 2 * edge < 2 * MIN_STEP_PX + 2:
         return None
     sides_across = (across * (middle - half), across * (middle + half))
-    if not _in_view(image, (along_axis * (a0 + pad), along_axis * (a1 - pad)), *sides_across, OUTSIDE * card_px):
+    if not in_view(image, (along_axis * (a0 + pad), along_axis * (a1 - pad)), *sides_across, OUTSIDE * card_px):
         return None  # the line's end is out of the picture: its extent is unknown
-    band = _band(image, along_axis, across, (a0, a1), (middle, half))
+    band = straightened_band(image, along_axis, across, (a0, a1), (middle, half))
     boxes_extent = a1 - a0 - 2 * pad
     measures = (measure(band, edge) for measure in (_extent, _extent_by_median))  # the second only if need be
     extent = next((e for e in measures if e is not None and abs(e - boxes_extent) <= AGREEMENT * card_px), None)
@@ -136,8 +136,8 @@ def measure_shingles(
         return Shingles(extent, direction, steps)
     reach = REACH * card_px
     past_the_boxes = (along_axis * (a0 + pad - reach), along_axis * (a1 - pad + reach))
-    if _in_view(image, past_the_boxes, *sides_across, 0.5 * card_px):
-        wide = _band(image, along_axis, across, (a0 - reach, a1 + reach), (middle, half))
+    if in_view(image, past_the_boxes, *sides_across, 0.5 * card_px):
+        wide = straightened_band(image, along_axis, across, (a0 - reach, a1 + reach), (middle, half))
         between = slice(int(pad + reach) + 2, length - int(pad) + int(reach) - 2)  # clear of the boxes' rims
         own = _extent_by_own_colours(wide, edge, between)
         if own is not None and -AGREEMENT * card_px <= own - boxes_extent <= reach:
@@ -145,7 +145,7 @@ def measure_shingles(
     return Shingles(boxes_extent, direction, steps, seen=False)
 
 
-def _band(
+def straightened_band(
     image: npt.NDArray[np.uint8],
     along: npt.NDArray[np.float64],
     across: npt.NDArray[np.float64],
@@ -163,7 +163,7 @@ def _band(
     return np.asarray(warped, np.float32)
 
 
-def _in_view(
+def in_view(
     image: npt.NDArray[np.uint8],
     ends: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
     side0: npt.NDArray[np.float64],

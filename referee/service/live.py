@@ -105,7 +105,7 @@ class LiveTable:
         )
         self.round: LiveRound | None = None
         self.geometry: TableGeometry | None = spec.calibration
-        self.lines = ImageLineReader(self.geometry)  # the count's leftover lines measured in the latest picture
+        self.lines = ImageLineReader(self.geometry)  # the count's lines of cards read in the latest picture
         self.meter = FpsMeter()
         self.picture_every_s = 1.0 / picture_fps if picture_fps > 0 else 0.0
         self.epoch: float | None = None
@@ -291,6 +291,8 @@ class LiveTable:
             settings = self.runner.settings.referee
             if settings.line_reader is None:
                 settings = replace(settings, line_reader=self.lines)
+            if settings.strip_reader is None:
+                settings = replace(settings, strip_reader=self.lines.fan_inks)
             self.round = LiveRound(row, Referee(settings, backs=backs, round=row.number))
             t, frame = (0.0, 0) if self.spec.is_file else (self.t, self.frame_index)
             if self.spec.is_file:

@@ -68,10 +68,14 @@ def sort_by_zone(sighting: Sighting, frame: FrameSightings) -> tuple[str, str | 
 
 @dataclass(frozen=True)
 class CentreFan:
-    """One centre fan as read: its cards' places on the table plane and how many read as each back."""
+    """One centre fan as read: its cards' places on the table plane and how many read as each back; its cards'
+    latest outlines and a card's length along it (mm), by which the picture reads it again
+    (:mod:`referee.tracker.strip_owners`)."""
 
     points: tuple[Point, ...]
     backs: dict[str, int]
+    quads: tuple[Quad, ...] = field(default=(), compare=False)
+    card_mm: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,9 @@ class SpreadCount:
     """The centre fans holding several players' backs (stacks fanned where they lay), each with its cards'
     places and backs as read: they tell whose the cards are that play left unnamed
     (:mod:`referee.tracker.fan_owners`). Not compared: the count settles on its numbers, whatever its spots' drift."""
+    centre_quads: tuple[Quad, ...] = field(default=(), compare=False)
+    """The latest outline of every card seen in the centre spreads: a fan's whole card may lie among them, its
+    place not linked with its strips'."""
 
     @property
     def centre_total(self) -> int:
@@ -425,7 +432,12 @@ class SpreadCounter:
             centre = _shared(centre, sum(centre.values()))
         unknown_c, unknown_l = centre.pop(UNKNOWN_BACK, 0), leftover.pop(UNKNOWN_BACK, 0)
         mixed = tuple(
-            CentreFan(tuple((s.x, s.y) for s in spread), {b: n for b, n in cards.items() if b != UNKNOWN_BACK})
+            CentreFan(
+                tuple((s.x, s.y) for s in spread),
+                {b: n for b, n in cards.items() if b != UNKNOWN_BACK},
+                tuple(quad for s in spread for quad in s.quads),
+                _card_along(spread),
+            )
             for (spread, cards), owner in zip(fans, whose, strict=True)
             if owner is None
         )
@@ -438,6 +450,7 @@ class SpreadCounter:
             centre_shared=shared,
             centre_measured=measured is not None,
             fans=mixed,
+            centre_quads=tuple(s.quads[-1] for spread, _ in fans for s in spread if s.quads),
         )
 
     def laid_out(self) -> list[LaidOut]:

@@ -56,7 +56,7 @@ def owners_by_fans(
     )
     groups: dict[int, list[int]] = {}
     for i, stack in enumerate(stacks):
-        fan = _fan_of(stack, fans)
+        fan = fan_of(stack, fans)
         if fan is not None:
             groups.setdefault(fan, []).append(i)
     for f, members in groups.items():
@@ -74,7 +74,7 @@ def owners_by_fans(
     return named
 
 
-def _fan_of(stack: Stack, fans: Sequence[CentreFan]) -> int | None:
+def fan_of(stack: Stack, fans: Sequence[CentreFan]) -> int | None:
     """The fan starting where ``stack`` lay (see :data:`STARTS_WITHIN_MM`), None if none does."""
     place = stack.placement
     if place is None:

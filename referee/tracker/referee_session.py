@@ -35,7 +35,6 @@ from referee.rules import RuleSettings
 from referee.sightings import FrameSightings, Point, Sighting
 from referee.tracker.counting import (
     UNKNOWN_BACK,
-    CentreFan,
     CountWarning,
     LineReader,
     Sorter,
@@ -50,6 +49,7 @@ from referee.tracker.owners import SeatWatch, owed_by_elimination
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seats import Hand, SeatSorter
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
+from referee.tracker.strip_owners import StripReader, owners_by_strips
 
 
 class Phase(StrEnum):
@@ -133,6 +133,9 @@ class RefereeSettings:
     line_reader: LineReader | None = None
     """Measures leftover lines in the picture (see :data:`referee.tracker.counting.LineReader`); None: they are
     counted by their spots alone."""
+    strip_reader: StripReader | None = None
+    """Reads the inks of a fanned stack's cards in the picture (see :mod:`referee.tracker.strip_owners`); None:
+    play and the fans' back counts alone name the centre cards' owners."""
 
 
 class Referee:
@@ -461,7 +464,7 @@ class Referee:
             t=self._t,
             frame=self._frame,
             inferred=self.judge.inferred,
-            named=self._named(count.fans),
+            named=self._named(count),
         )
         self.warnings = (*scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
@@ -510,9 +513,10 @@ class Referee:
         self.counter.sorter = sorter
         return True
 
-    def _named(self, fans: Sequence[CentreFan] = ()) -> Counter[str]:
+    def _named(self, count: SpreadCount) -> Counter[str]:
         """The centre cards per owner, for those whose owner was seen in play (:mod:`referee.tracker.owners`), or
-        told by the fan their stack was spread into (:mod:`referee.tracker.fan_owners`), or by the rules."""
+        told by the strips of the fan their stack was spread into (:mod:`referee.tracker.strip_owners`) or by its
+        backs (:mod:`referee.tracker.fan_owners`), or by the rules."""
         if self.seat_watch is None:
             return Counter()
         landed = {(e.stack, e.card): e.t for e in self.events if isinstance(e, (StackStarted, CardPlayed)) and e.card}
@@ -527,9 +531,10 @@ class Referee:
         seen = dict(zip(where, self.seat_watch.owners(plays, stopped), strict=True))
         stacks = self.centre.stacks
         players = self._players()
-        rows = owners_by_fans(
-            stacks, [[seen.get((stack.id, c.card)) for c in stack.cards] for stack in stacks], fans, players
-        )
+        rows = [[seen.get((stack.id, c.card)) for c in stack.cards] for stack in stacks]
+        if self.settings.strip_reader is not None:
+            rows = owners_by_strips(stacks, rows, count.fans, count.centre_quads, self.settings.strip_reader)
+        rows = owners_by_fans(stacks, rows, count.fans, players)
         self.card_owners = {
             (stack.id, str(c.card)): owner
             for stack, row in zip(stacks, rows, strict=True)

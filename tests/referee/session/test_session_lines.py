@@ -51,3 +51,28 @@ def test_a_line_running_out_of_the_picture_is_not_measured() -> None:
 def test_before_any_picture_nothing_is_measured() -> None:
     _, quads = _picture_of_a_line(3, 29.0)
     assert ImageLineReader(GEOMETRY)([tuple(map(tuple, q)) for q in quads], CARD_WIDTH_MM) is None  # type: ignore[misc]
+
+
+def test_a_fans_cards_inks_are_read_from_its_whole_card_on_given_its_outlines_on_the_table_plane() -> None:
+    inks = [(0, 0, 200), (200, 120, 0), (40, 40, 40), (0, 0, 200), (200, 120, 0)]  # BGR: red, blue, black, ...
+    picture = np.full((720, 1280, 3), (35, 60, 95), np.uint8)
+    quads = []
+    for i, ink in enumerate(inks):  # each card over the last, 20 mm on: the last whole
+        x, y = 300.0 + 20.0 * i, 500.0
+        quad = np.array(
+            [[x, y], [x + CARD_WIDTH_MM, y], [x + CARD_WIDTH_MM, y + CARD_HEIGHT_MM], [x, y + CARD_HEIGHT_MM]]
+        )
+        pixels = np.round(quad / MM_PER_PX).astype(np.int32)
+        cv2.fillConvexPoly(picture, pixels, (245, 245, 245))
+        cv2.polylines(picture, [pixels + np.array([[3, 3], [-3, 3], [-3, -3], [3, -3]])], True, ink, 3)  # a frame
+        cv2.circle(picture, tuple(pixels.mean(axis=0).astype(int)), 8, ink, -1)
+        quads.append(tuple(map(tuple, quad)))
+    reader = ImageLineReader(GEOMETRY)
+    assert reader.fan_inks(quads[:2], quads[-1:], CARD_WIDTH_MM, 5) is None  # no picture yet
+    reader.image = picture
+    read = reader.fan_inks(quads[:2], quads[-1:], CARD_WIDTH_MM, 5)  # two strips boxed; the whole card beside
+    assert read is not None
+    distinct = inks[:3]
+    lab = cv2.cvtColor(np.uint8([distinct]), cv2.COLOR_BGR2LAB)[0].astype(float) - [0, 128, 128]
+    nearest = [distinct[int(np.argmin(np.linalg.norm(lab - ink, axis=1)))] for ink in read]
+    assert nearest == inks[::-1]

@@ -205,6 +205,20 @@ def test_a_centre_fan_of_backs_the_seats_showed_counts_card_by_card() -> None:
     assert _count(frames, _sorter()) == ({"blue-blue": 3, "red-red": 2}, {})
 
 
+def test_a_centre_fan_of_several_backs_keeps_its_cards_outlines_for_the_picture_to_read_it_again() -> None:
+    # a stack fanned where it lay, 14 mm a card along the card's length; a lone card beside it
+    backs = ["red-red", "blue-blue", "blue-blue", "red-red", "blue-blue"]
+    fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0), angle=90.0) for i, b in enumerate(backs)]
+    lone = Sighting.back_at("red-red", (150.0, -100.0))
+    counter = SpreadCounter(_sorter())
+    for k in range(10):
+        counter.add(_frame(*fan, lone, t=60.0 + k / 30))
+    count = counter.count()
+    mixed = next(fan for fan in count.fans if len(fan.points) == len(backs))
+    assert len(mixed.quads) >= len(backs) and mixed.card_mm == CARD_HEIGHT_MM
+    assert len(count.centre_quads) == len(backs) + 1  # the lone card's outline too: it may be the fan's whole card
+
+
 def test_a_centre_card_read_as_a_back_no_seat_showed_takes_its_spreads_owner_back() -> None:
     backs = ["red-red", "blue-purple", "red-red", None, "blue-purple", "red-red"]
     fan = [Sighting.back_at(b, (-60.0 + 14.0 * i, 200.0)) for i, b in enumerate(backs)]
