@@ -8,12 +8,13 @@ from its whole card on); the rules and play tell the rest:
 
 1. A fan read is a stack's when it starts where the stack lay and holds no other stack
    (:func:`referee.tracker.fan_owners.fan_of`), read as the stack's height in cards.
-2. Each player's ink is the median of the inks of the cards play named theirs. The whole card is the stack's
-   bottom card or its top, as the round's players spread their stacks (all alike): the order under which more
-   named cards lie nearest their own player's ink.
+2. Each player's ink is the median of the inks of the cards play named theirs, in the other fans read (a fan's own
+   cards would teach the players' inks whatever order it was read in). The whole card is the stack's bottom card
+   or its top, as the round's players spread their stacks (all alike): the order under which more named cards lie
+   nearest their own player's ink.
 3. A fan is trusted when at least :data:`AGREEMENT` of its named cards (:data:`MIN_NAMED` at least) lie nearest
-   their player's ink: its strips were found where they lie, and no other fan crosses them. The players' inks are
-   then taken from trusted fans alone.
+   their player's ink, and chance would have them agree so often at most :data:`CHANCE` of the time: its strips
+   were found where they lie, and no other fan crosses them. The players' inks are then taken from trusted fans.
 4. In a trusted fan, a strip whose ink lies :data:`MARGIN` times nearer one player's ink than any other's is
    that player's card, named or not, unless that player's copy of the card is named elsewhere in the centre (a
    player holds one of each). The whole card is left as play named it: other fans cross it.
@@ -26,16 +27,23 @@ named wrongly or not at all, 4 put right, none named wrongly.
 >>> from referee.cards import Card
 >>> from referee.centre import CentreCard, Stack
 >>> from referee.events import Placement
->>> red, blue = (180.0, 40.0, 15.0), (220.0, -25.0, -12.0)
->>> stack = Stack(1, tuple(CentreCard(Card.parse(f"g{n}"), placement=Placement(0.0, 0.0)) for n in range(1, 8)))
->>> fan = CentreFan(((0.0, 0.0), (0.0, 14.0)), {}, quads=(((0.0, 0.0),) * 4,), card_mm=91.0)
->>> read = lambda quads, others, card_mm, cards: [red, blue, red, red, blue, blue, blue]  # from the whole g1 on
->>> owners_by_strips([stack], [["a", "b", None, "a", "a", "b", "b"]], [fan], (), read)  # g3 unnamed, g5 misnamed
-[['a', 'b', 'a', 'a', 'b', 'b', 'b']]
+>>> red, blue, black, pink = (180.0, 40.0, 15.0), (220.0, -25.0, -12.0), (100.0, 0.0, 0.0), (215.0, 25.0, -15.0)
+>>> def stack(id, colour, x):
+...     cards = (CentreCard(Card.parse(f"{colour}{n}"), placement=Placement(x, 0.0)) for n in range(1, 10))
+...     return Stack(id, tuple(cards))
+>>> stacks = [stack(1, "g", 0.0), stack(2, "r", 300.0)]
+>>> fans = [CentreFan(((x, 0.0), (x, 14.0)), {}, quads=(((x, 0.0),) * 4,), card_mm=91.0) for x in (0.0, 300.0)]
+>>> shown = {0.0: [red, blue, black, pink, red, blue, black, pink, black], 300.0: [red, blue, black, pink] * 2}
+>>> shown[300.0].append(black)
+>>> read = lambda quads, others, card_mm, cards: shown[quads[0][0][0]]  # each fan's inks from its whole card on
+>>> play = [["a", "b", None, "d", "a", "b", "c", "c", "c"], list("abcdabcdc")]  # g3 unnamed, g8 c's: its ink is d's
+>>> owners_by_strips(stacks, play, fans, (), read)[0]
+['a', 'b', 'c', 'd', 'a', 'b', 'c', 'd', 'c']
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -57,6 +65,10 @@ from its whole card on; None when the picture cannot tell. Injected, since only 
 AGREEMENT = 0.8
 MIN_NAMED = 3
 """A fan is trusted when this share of its named cards, and at least this many, lie nearest their player's ink."""
+CHANCE = 0.01
+"""A fan is trusted only where its named cards would agree with play so often by chance at most this seldom (its
+inks read out of step with its cards, each matching its card's owner as often as the inks' players and the owners
+happen to share: one time in two with two players)."""
 MARGIN = 2.0
 """A strip is named by a player's ink that lies this many times nearer it than any other player's."""
 
@@ -84,11 +96,13 @@ def owners_by_strips(
     orders = [[(i, inks) for i, inks in fanned], [(i, inks[::-1]) for i, inks in fanned]]  # bottom first, either way
     fanned, whole = max(
         ((order, k) for k, order in enumerate(orders)),
-        key=lambda pair: _agreeing(pair[0], named, _inks(pair[0], named)),
+        key=lambda pair: sum(
+            _agreeing(inks, named[i], _inks_but(pair[0], f, named)) for f, (i, inks) in enumerate(pair[0])
+        ),
     )
-    trusted = [(i, inks) for i, inks in fanned if _trusted(inks, named[i], _inks(fanned, named))]
-    players = _inks(trusted, named) or {}
-    if len(players) < len(_inks(fanned, named)):
+    trusted = [(i, inks) for f, (i, inks) in enumerate(fanned) if _trusted(inks, named[i], _inks_but(fanned, f, named))]
+    players = _inks(trusted, named)
+    if not trusted or len(players) < len(_inks(fanned, named)):
         return named  # a player's ink unknown: their cards would go to the others
     held = Counter(
         (str(c.card), o)
@@ -130,20 +144,31 @@ def _nearest(ink: Ink, players: dict[str, np.ndarray], margin: float = MARGIN) -
     return player if second >= margin * first else None
 
 
-def _agreeing(
-    fanned: Sequence[tuple[int, list[Ink]]], named: Sequence[Sequence[str | None]], players: dict[str, np.ndarray]
-) -> int:
-    """How many named cards of the fans lie nearest their own player's ink."""
-    return sum(
-        _nearest(ink, players, 1.0) == owner
-        for i, inks in fanned
-        for ink, owner in zip(inks, named[i], strict=True)
-        if owner is not None
-    )
+def _inks_but(
+    fanned: Sequence[tuple[int, list[Ink]]], f: int, named: Sequence[Sequence[str | None]]
+) -> dict[str, np.ndarray]:
+    """The players' inks learnt from every fan but the ``f``-th: a fan's own cards would teach the players' inks
+    whatever order it was read in, and then agree with play."""
+    return _inks([fan for k, fan in enumerate(fanned) if k != f], named)
+
+
+def _agreeing(inks: Sequence[Ink], owners: Sequence[str | None], players: dict[str, np.ndarray]) -> int:
+    """How many of a fan's named cards lie nearest their own player's ink."""
+    if not players:
+        return 0
+    return sum(_nearest(ink, players, 1.0) == owner for ink, owner in zip(inks, owners, strict=True) if owner)
 
 
 def _trusted(inks: Sequence[Ink], owners: Sequence[str | None], players: dict[str, np.ndarray]) -> bool:
-    """Whether a fan's named cards lie nearest their own player's ink often enough (:data:`AGREEMENT`)."""
-    named = [(ink, owner) for ink, owner in zip(inks, owners, strict=True) if owner is not None]
-    agree = sum(_nearest(ink, players, 1.0) == owner for ink, owner in named)
-    return len(named) >= MIN_NAMED and agree >= AGREEMENT * len(named)
+    """Whether a fan's named cards lie nearest their own player's ink often enough (:data:`AGREEMENT`), and more
+    often than chance would have them (:data:`CHANCE`)."""
+    if not players:
+        return False
+    named = [(owner, _nearest(ink, players, 1.0)) for ink, owner in zip(inks, owners, strict=True) if owner]
+    n, agree = len(named), sum(owner == nearest for owner, nearest in named)
+    if n < MIN_NAMED or agree < AGREEMENT * n:
+        return False
+    # a fan read out of step with its cards agrees with play as often as its inks and owners happen to match
+    owned, nearest = Counter(owner for owner, _ in named), Counter(near for _, near in named)
+    p = sum(owned[player] * nearest[player] for player in owned) / (n * n)
+    return sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(agree, n + 1)) <= CHANCE

@@ -7,85 +7,115 @@ from collections.abc import Sequence
 from referee.cards import Card
 from referee.centre import CentreCard, Stack
 from referee.events import Placement
-from referee.sightings import Quad
+from referee.sightings import Point, Quad
 from referee.tracker.counting import CentreFan
-from referee.tracker.strip_owners import Ink, owners_by_strips
+from referee.tracker.strip_owners import Ink, StripReader, owners_by_strips
 
-RED: Ink = (180.0, 40.0, 15.0)
-BLUE: Ink = (220.0, -25.0, -12.0)
-INK = {"a": RED, "b": BLUE}
+INK: dict[str, Ink] = {
+    "a": (180.0, 40.0, 15.0),  # red
+    "b": (220.0, -25.0, -12.0),  # light blue
+    "c": (100.0, 0.0, 0.0),  # black
+    "d": (215.0, 25.0, -15.0),  # pink
+}
+HERE, LEFT, RIGHT, APART = (0.0, 0.0), (-300.0, 0.0), (300.0, 0.0), (0.0, 500.0)
 
 
-def _stack(id: int, cards: str, at: tuple[float, float] = (0.0, 0.0)) -> Stack:
+def _stack(id: int, cards: str, at: Point = HERE) -> Stack:
     return Stack(id, tuple(CentreCard(Card.parse(c), placement=Placement(*at)) for c in cards.split()))
 
 
-def _fan(at: tuple[float, float] = (0.0, 0.0)) -> CentreFan:
-    return CentreFan((at, (at[0], at[1] + 14.0)), {}, quads=(((at[0], at[1]),) * 4,) * 2, card_mm=91.0)
+def _greens(n: int) -> str:
+    return " ".join(f"g{k}" for k in range(1, n + 1))
 
 
-def _reader(*fans: str):
-    """A picture whose fans show these backs' inks from the whole card on, one string of owners per fan (in the
-    order asked)."""
-    shown = {i: [INK[owner] for owner in fan] for i, fan in enumerate(fans)}
-    asked: list[int] = []
+def _fan(at: Point) -> CentreFan:
+    """A fan starting at ``at`` (its outlines stand for it: the reader below knows fans by where they lie)."""
+    return CentreFan((at, (at[0], at[1] + 14.0)), {}, quads=((at,) * 4,) * 2, card_mm=91.0)
+
+
+def _play(owners: str) -> list[str | None]:
+    """Play's owners, a letter a card; ``-`` unnamed."""
+    return [None if o == "-" else o for o in owners]
+
+
+def _reader(shown: dict[Point, str]) -> StripReader:
+    """A picture showing each fan's players' inks from its whole card on (a fan not shown cannot be read)."""
 
     def read(quads: Sequence[Quad], others: Sequence[Quad], card_mm: float, cards: int) -> list[Ink] | None:
-        asked.append(cards)
-        inks = shown.get(len(asked) - 1)
-        return inks if inks is not None and len(inks) == cards else None
+        fan = shown.get(quads[0][0])
+        return [INK[owner] for owner in fan] if fan is not None and len(fan) == cards else None
 
     return read
 
 
+def _round(play: str, inks: str | None, *, others: str = "abcdabcd", top_first: bool = False) -> list[str | None]:
+    """The fanned stack of greens ``play`` named, read as ``inks`` (None: unreadable), in a round with two more
+    fanned stacks whose inks agree with play (``others``; whole card the top card if ``top_first``): its owners
+    after the strips."""
+    stacks = [_stack(1, _greens(len(play))), _stack(2, _greens(len(others)).replace("g", "r"), LEFT)]
+    stacks.append(_stack(3, _greens(len(others)).replace("g", "b"), RIGHT))
+    shown = {LEFT: others, RIGHT: others} | ({HERE: inks} if inks is not None else {})
+    if top_first:
+        shown = {at: fan[::-1] for at, fan in shown.items()}
+    rows = [_play(play), _play(others), _play(others)]
+    named = owners_by_strips(stacks, rows, [_fan(HERE), _fan(LEFT), _fan(RIGHT)], (), _reader(shown))
+    assert named[1:] == rows[1:]
+    return named[0]
+
+
 def test_a_strip_play_named_wrongly_is_named_by_its_ink_where_the_fan_agrees_with_play_elsewhere() -> None:
-    stack = _stack(1, "g1 g2 g3 g4 g5 g6")
-    owners = owners_by_strips([stack], [list("abaaba")], [_fan()], (), _reader("abaabb"))
-    assert owners == [list("abaabb")]
+    assert _round("abcdabcc", "abcdabcd") == _play("abcdabcd")
 
 
 def test_a_card_play_left_unnamed_is_named_by_its_ink() -> None:
-    stack = _stack(1, "g1 g2 g3 g4 g5")
-    owners = owners_by_strips([stack], [["a", "b", None, "a", "b"]], [_fan()], (), _reader("abbab"))
-    assert owners == [list("abbab")]
+    assert _round("ab-dabc", "abcdabc") == _play("abcdabc")
 
 
 def test_a_fan_whose_inks_disagree_with_play_names_nothing() -> None:
-    # its strips read where they do not lie: two of five named cards nearest another player's ink
-    stack = _stack(1, "g1 g2 g3 g4 g5 g6")
-    owners = owners_by_strips([stack], [["a", "b", None, "a", "b", "a"]], [_fan()], (), _reader("abbbab"))
-    assert owners == [["a", "b", None, "a", "b", "a"]]
+    # its strips read where they do not lie: four of seven named cards nearest another player's ink
+    assert _round("abcdab-c", "abdcbaac") == _play("abcdab-c")
+
+
+def test_a_fan_agreeing_with_play_no_more_than_chance_would_names_nothing() -> None:
+    # two players: five named cards all agreeing happens one time in 30 to a fan read out of step with its cards
+    assert _round("abab-a", "ababba", others="abababab") == _play("abab-a")
+    # nine agreeing, one time in 500
+    assert _round("abababab-a", "ababababba", others="abababab") == _play("ababababba")
+
+
+def test_the_players_inks_come_from_the_other_fans() -> None:
+    # alone in the round, a fan would teach the players' inks whatever order it was read in, and agree with play
+    stack = _stack(1, _greens(8))
+    read = _reader({HERE: "abdcbaac"})
+    assert owners_by_strips([stack], [_play("abcdab-c")], [_fan(HERE)], (), read) == [_play("abcdab-c")]
 
 
 def test_the_whole_card_keeps_the_owner_play_named() -> None:
     # other fans cross the whole card lying at the fan's end: its ink is the least sure
-    stack = _stack(1, "g1 g2 g3 g4 g5 g6")
-    owners = owners_by_strips([stack], [list("babbab")], [_fan()], (), _reader("aabbab"))
-    assert owners == [list("babbab")]
+    assert _round("dbcdabc", "abcdabc") == _play("dbcdabc")
 
 
 def test_the_stacks_order_is_the_one_the_inks_agree_with_play_in() -> None:
-    # fanned the other way: the whole card is the top card, g6
-    stack = _stack(1, "g1 g2 g3 g4 g5 g6")
-    owners = owners_by_strips([stack], [["a", "a", "b", None, "a", "b"]], [_fan()], (), _reader("babbaa"))
-    assert owners == [list("aabbab")]
+    # fanned the other way: each fan's whole card is its top card
+    assert _round("abc-abd", "abccabd", top_first=True) == _play("abccabd")
 
 
 def test_a_player_whose_copy_of_the_card_is_named_on_another_stack_is_not_named_again() -> None:
-    fanned, other = _stack(1, "y1 y2 y3 y4 y5"), _stack(2, "y1 y2 y3", at=(300.0, 0.0))
-    owners = owners_by_strips(
-        [fanned, other], [["a", "b", None, "a", "b"], ["a", "b", "b"]], [_fan()], (), _reader("abbab")
-    )
-    assert owners == [["a", "b", None, "a", "b"], ["a", "b", "b"]]
+    fanned, left, right = _stack(1, _greens(7)), _stack(2, "r1 r2 r3 r4", LEFT), _stack(3, "b1 b2 b3 b4", RIGHT)
+    unfanned = _stack(4, "g1 g2 g3", APART)  # c's g3 started this stack
+    rows = [_play("ab-dabc"), _play("abcd"), _play("abcd"), _play("abc")]
+    read = _reader({HERE: "abcdabc", LEFT: "abcd", RIGHT: "abcd"})
+    named = owners_by_strips([fanned, left, right, unfanned], rows, [_fan(HERE), _fan(LEFT), _fan(RIGHT)], (), read)
+    assert named == rows
 
 
 def test_two_stacks_spread_into_one_fan_are_not_read_card_by_card() -> None:
-    first, second = _stack(1, "g1 g2 g3"), _stack(2, "r1 r2 r3", at=(0.0, 20.0))
-    owners = owners_by_strips([first, second], [["a", None, "a"], ["b", "b", None]], [_fan()], (), _reader("aba"))
-    assert owners == [["a", None, "a"], ["b", "b", None]]
+    first, second = _stack(1, _greens(6)), _stack(2, "y1 y2 y3", (0.0, 20.0))
+    others = [_stack(3, "r1 r2 r3 r4", LEFT), _stack(4, "b1 b2 b3 b4", RIGHT)]
+    rows = [_play("ab-dab"), _play("cd-"), _play("abcd"), _play("abcd")]
+    read = _reader({HERE: "abcdab", LEFT: "abcd", RIGHT: "abcd"})
+    assert owners_by_strips([first, second, *others], rows, [_fan(HERE), _fan(LEFT), _fan(RIGHT)], (), read) == rows
 
 
 def test_a_fan_the_picture_cannot_read_names_nothing() -> None:
-    stack = _stack(1, "g1 g2 g3 g4")
-    owners = owners_by_strips([stack], [["a", None, "b", "a"]], [_fan()], (), _reader())
-    assert owners == [["a", None, "b", "a"]]
+    assert _round("ab-dab", None) == _play("ab-dab")
