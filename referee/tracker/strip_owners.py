@@ -141,7 +141,7 @@ def _nearest(ink: Ink, players: dict[str, np.ndarray], margin: float = MARGIN) -
     if len(distances) == 1:
         return distances[0][1]
     (first, player), (second, _) = distances[:2]
-    return player if second >= margin * first else None
+    return player if second > first and second >= margin * first else None  # a tie names nobody
 
 
 def _inks_but(

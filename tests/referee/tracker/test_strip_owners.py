@@ -16,6 +16,7 @@ INK: dict[str, Ink] = {
     "b": (220.0, -25.0, -12.0),  # light blue
     "c": (100.0, 0.0, 0.0),  # black
     "d": (215.0, 25.0, -15.0),  # pink
+    "e": (180.0, 40.0, 15.0),  # red too: another box's set lettered in the same colour
 }
 HERE, LEFT, RIGHT, APART = (0.0, 0.0), (-300.0, 0.0), (300.0, 0.0), (0.0, 500.0)
 
@@ -81,6 +82,10 @@ def test_a_fan_agreeing_with_play_no_more_than_chance_would_names_nothing() -> N
     assert _round("abab-a", "ababba", others="abababab") == _play("abab-a")
     # nine agreeing, one time in 500
     assert _round("abababab-a", "ababababba", others="abababab") == _play("ababababba")
+
+
+def test_a_strip_whose_ink_two_players_share_names_neither() -> None:
+    assert _round("abcdabc-", "abcdabce", others="abcdabce") == _play("abcdabc-")
 
 
 def test_the_players_inks_come_from_the_other_fans() -> None:
