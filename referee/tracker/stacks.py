@@ -1251,8 +1251,9 @@ class StackTracker:
         picture proving a card came down: the picture at the pile in this frame's reading (``latest``, which may
         already be the top read again) must have come to rest rearranged since the top was last read where it lies
         (see ``TrackerSettings.lower_needs_rearranged``); until it has, the card is not ruled on, however briefly
-        the picture then came to rest (a card taken back at once may never lie still long). False when the
-        sightings do not tell."""
+        the picture then came to rest (a card taken back at once may never lie still long). The card just under
+        the top, read within ``TrackerSettings.below_top_s`` of the top's landing, is held back whatever the picture
+        did (the top's own slap rearranged it). False when the sightings do not tell."""
         top, s = pile.legal_top, self.settings
         if not s.lower_needs_rearranged or top is None or pile.tentative:
             return False
