@@ -17,6 +17,8 @@ INK: dict[str, Ink] = {
     "c": (100.0, 0.0, 0.0),  # black
     "d": (215.0, 25.0, -15.0),  # pink
     "e": (180.0, 40.0, 15.0),  # red too: another box's set lettered in the same colour
+    "x": (192.5, 34.6, 4.3),  # between red and pink, 1.8 times nearer red's
+    "y": (195.9, 33.2, 1.4),  # between red and pink, only 1.2 times nearer red's
 }
 HERE, LEFT, RIGHT, APART = (0.0, 0.0), (-300.0, 0.0), (300.0, 0.0), (0.0, 500.0)
 
@@ -124,3 +126,11 @@ def test_two_stacks_spread_into_one_fan_are_not_read_card_by_card() -> None:
 
 def test_a_fan_the_picture_cannot_read_names_nothing() -> None:
     assert _round("ab-dab", None) == _play("ab-dab")
+
+
+def test_a_strip_whose_ink_lies_clearly_nearer_one_players_ink_is_theirs() -> None:
+    assert _round("ab-dabc", "abxdabc") == _play("abadabc")
+
+
+def test_a_strip_whose_ink_lies_about_as_near_two_players_inks_names_nobody() -> None:
+    assert _round("ab-dabc", "abydabc") == _play("ab-dabc")
