@@ -7,8 +7,8 @@ own slap is a rearrangement, so the picture alone cannot tell these from the car
 
 Each scenario films one stack at 30 fps: r1..r5 land a second apart and are read; the picture at the stack last
 changes 0.6 s after the r5 lands (the hand leaving) and comes to rest 0.3 s later. ``after`` is read from ``from_t``
-for ``after_s`` at ``at``, then the top again; ``slapped``: the picture changed as ``after`` showed (a card came
-down).
+for ``after_s`` a box off the top's place, then the top again; ``slapped``: the picture changed as ``after``
+showed (a card came down).
 """
 
 from __future__ import annotations
