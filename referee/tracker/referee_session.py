@@ -47,7 +47,7 @@ from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
-from referee.tracker.seats import Hand, SeatSorter
+from referee.tracker.seats import Hand, SeatSorter, free_set
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 from referee.tracker.strip_owners import StripReader, owners_by_strips
 
@@ -476,9 +476,11 @@ class Referee:
         out, and their seat's plays seen, with nobody's name on them. A hand is the back no hand owns that the
         spreads laid out before its seat (its fan handed back, its leftovers) read on at least
         :data:`STRANGER_CARDS` cards and :data:`UNREAD_SHARE` of such cards there, a back no other hand is named
-        by; and the one hand left unread, the one back counted that no hand owns. Seeds 100601 and 100606, four
-        players: the red-black hand never found, its 18 and 7 centre cards named to nobody. True when it named
-        one."""
+        by; and the one hand left unread, the one back counted that no hand owns, or where the spreads read none,
+        at a table whose every seat the picture shows, the one set left of the boxes the others play
+        (:func:`referee.tracker.seats.free_set`: seed 101060, four players of the red box, the red-pink hand read
+        at 0.1-0.15 as three designs, its strips as red-red). Seeds 100601 and 100606, four players: the
+        red-black hand never found, its 18 and 7 centre cards named to nobody. True when it named one."""
         sorter = self.counter.sorter
         if self.seat_watch is None or not isinstance(sorter, SeatSorter):
             return False
@@ -506,6 +508,10 @@ class Referee:
         left = [b for b, n in counted.items() if stranger(b) and n >= STRANGER_CARDS and b not in named.values()]
         if len(unread) == 1 and len(left) == 1:
             named[unread[0]] = left[0]
+        elif len(unread) == 1 and not left and sorter.no_seat_missing():
+            free = free_set({*owned, *named.values()})
+            if free is not None and stranger(free):
+                named[unread[0]] = free
         if not named:
             return False
         sorter = sorter.with_hands_named({(hand.radius, hand.angle): back for hand, back in named.items()})

@@ -549,6 +549,24 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
     return renamed
 
 
+def free_set(owners: Iterable[str]) -> str | None:
+    """The one set of the boxes the table plays that no seat owns, if just one is left: a box holds four sets and
+    a table plays whole boxes (see :func:`box_mates`), so where three seats own three sets of the red box, the
+    fourth seat, whose back was never read, owns the fourth. None where more sets (or none) are left; designs
+    outside the default catalogue have no box.
+
+    >>> free_set(["red-red", "red-black", "red-light-blue"])
+    'red-pink'
+    >>> free_set(["red-red", "red-black"]) is None  # two sets left
+    True
+    """
+    boxes = default_boxes()
+    taken = set(owners)
+    played = {boxes[o] for o in taken if o in boxes}
+    free = [design for design, box in boxes.items() if box in played and design not in taken]
+    return free[0] if len(free) == 1 else None
+
+
 def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -> list[str | None]:
     """The owner of each place from the backs read there (``votes``: summed identity confidence per back), each
     back owning one seat: the surest readings name their places first, and a back already owning a place farther

@@ -289,7 +289,7 @@ def test_no_card_is_settled_when_the_players_or_the_readings_are_in_doubt():
 
 
 SEAT_RADIUS, ROW_STEP = 400.0, 1.1 * CARD_WIDTH_MM
-NORTH, SOUTH, EAST = math.pi / 2, -math.pi / 2, 0.0
+NORTH, SOUTH, EAST, WEST = math.pi / 2, -math.pi / 2, 0.0, math.pi
 
 
 def _seat_at(angle: float, along_mm: float, radius: float = SEAT_RADIUS) -> tuple[float, float]:
@@ -303,14 +303,16 @@ def _round_with_one_hand_seen(
     plays: list[tuple[str, float]],
     laid_out: list[tuple[str, tuple[float, float]]],
     backs: tuple[str, ...] = (),
+    hands: tuple[tuple[str, float], ...] = (("red-red", NORTH),),
 ) -> Referee:
-    """A round whose opening shows red-red's hand stack (north) and every seat's row (``rows``: card -> place); the
-    cards of ``plays`` land on a stack per colour, vanishing from their row, glanced at every 0.5 s; after the
-    stop the centre spread is laid out with every strip misread as red-red, and the backs ``laid_out`` beside it."""
-    opening = [Sighting.back_at("red-red", _seat_at(NORTH, 0.0))]
+    """A round whose opening shows red-red's hand stack (north; ``hands``: the hand stacks seen, back and angle)
+    and every seat's row (``rows``: card -> place); the cards of ``plays`` land on a stack per colour, vanishing
+    from their row, glanced at every 0.5 s; after the stop the centre spread is laid out with every strip misread
+    as red-red, and the backs ``laid_out`` beside it."""
+    opening = [Sighting.back_at(back, _seat_at(angle, 0.0)) for back, angle in hands]
     opening += [Sighting.face_at(Card.parse(card), where) for card, where in rows.items()]
     seats = SeatSorter.from_opening(opening, (0.0, 0.0))
-    assert [hand.owner for hand in seats.hands()] == ["red-red"]
+    assert sorted(hand.owner for hand in seats.hands() if hand.owner) == sorted(back for back, _ in hands)
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
     referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=backs)
     table = ScriptedTable(30.0)
@@ -352,6 +354,30 @@ def test_a_seat_whose_hand_stack_was_never_found_is_named_by_the_one_back_no_han
     assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
     assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3}
     assert referee.card_owners[(2, "b1")] == referee.card_owners[(2, "b2")] == "blue-blue"
+
+
+def test_a_seat_whose_hand_stack_was_never_found_nor_its_back_counted_is_the_one_set_left_of_the_box_played() -> None:
+    """Four seats, three hands of the red box read; the south seat's hand is never seen and nothing laid out
+    after the round reads as its back (every strip reads red-red, its leftovers lie outside the picture). A box
+    holds four sets and the table plays whole boxes: the south seat is red-pink, and its plays are its."""
+    hands = (("red-red", NORTH), ("red-black", EAST), ("red-light-blue", WEST))
+    rows = {**_row(NORTH, ("r1", "r2", "r3")), **_row(SOUTH, ("b1", "b2", "g9"))}
+    plays = [("r1", 0.0), ("b1", 1.0), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
+    referee = _round_with_one_hand_seen(rows, plays, [], hands=hands)
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 3, "red-pink": 2}
+    assert referee.card_owners[(2, "b1")] == referee.card_owners[(2, "b2")] == "red-pink"
+
+
+def test_a_seat_never_read_where_more_than_one_set_is_left_stays_unnamed() -> None:
+    """The same round where the west hand reads blue-blue: two boxes are played, five sets are left, and the south
+    seat's plays are nobody's (the strips' red-red takes them)."""
+    hands = (("red-red", NORTH), ("red-black", EAST), ("blue-blue", WEST))
+    rows = {**_row(NORTH, ("r1", "r2", "r3")), **_row(SOUTH, ("b1", "b2", "g9"))}
+    plays = [("r1", 0.0), ("b1", 1.0), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
+    referee = _round_with_one_hand_seen(rows, plays, [], hands=hands)
+    assert referee.card_owners.get((2, "b1")) is None
+    assert referee.scored is not None and referee.scored.centre == {"red-red": 5}
 
 
 def test_only_a_row_of_faces_in_no_seat_gets_a_hand_of_its_own() -> None:

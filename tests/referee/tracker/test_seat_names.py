@@ -93,3 +93,29 @@ def test_a_hand_the_opening_could_not_read_and_play_read_as_a_look_alike_is_rena
     seats = watch.seats.with_hands_named(watch.learnt_owners(), aliases=watch.learnt_aliases())
     assert set(seats.owners) == {"red-red", "red-black", "red-pink"}
     assert seats.aliases == {"green-purple": "red-pink"}
+
+
+def _hand_read_in_play(readings: list[tuple[str, str]]) -> SeatWatch:
+    """red-red's and red-black's hands read at the opening, the third hand unread; then each glance in play reads
+    the third hand as (back, runner-up), unsurely."""
+    hands = [Sighting.back_at("red-red", RED), Sighting.back_at("red-black", BLACK), Sighting.back_at(None, PINK)]
+    watch = SeatWatch(SeatSorter.from_opening(hands, middle=(0.0, 0.0)))
+    for k, (back, second) in enumerate(readings):
+        seen = Sighting.back_at(back, (402.0, 3.0), identity_confidence=0.5, runner_up=second)
+        watch.add(FrameSightings(k * 0.5, k * 15, (seen,)))
+    return watch
+
+
+def test_a_hand_read_half_as_one_look_alike_half_as_the_other_is_named_by_the_two_together() -> None:
+    # 7 of 12 readings "green-purple", 5 "red-pink", each the other's runner-up: neither alone is 60 % of them
+    watch = _hand_read_in_play([("green-purple", "red-pink")] * 7 + [("red-pink", "green-purple")] * 5)
+    assert watch.hand_owners()[2] == "green-purple"
+    assert watch.learnt_aliases() == {"green-purple": "red-pink"}
+    seats = watch.seats.with_hands_named(watch.learnt_owners(), aliases=watch.learnt_aliases())
+    assert set(seats.owners) == {"red-red", "red-black", "red-pink"}
+
+
+def test_a_hand_read_as_two_designs_not_mistaken_for_each_other_stays_unnamed() -> None:
+    # the same split, but "green-purple" came second to "blue-purple": "red-pink" is a rival reading, not its twin
+    watch = _hand_read_in_play([("green-purple", "blue-purple")] * 7 + [("red-pink", "green-purple")] * 5)
+    assert watch.hand_owners()[2] is None
