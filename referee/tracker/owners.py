@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Point, Sighting
-from referee.tracker.seats import SeatSorter, box_mates, wrap_angle
+from referee.tracker.seats import SeatSorter, box_mates, runner_up, wrap_angle
 
 LAST_SEEN_S = 6.0
 """The longest a played card may have gone unseen in front of its owner before it landed: a hand reaching over
@@ -210,8 +210,7 @@ class SeatWatch:
         look-alikes trade places reading for reading, and their votes together are the hand's (seed 101060, four
         players of the red box: the red-pink hand on a blue cloth read "green-purple" 13.8 and "red-pink" 9.7 in
         play, red-pink the runner-up; named "green-purple", :meth:`learnt_aliases` renames it)."""
-        seconds = Counter(s.back_runner_up for s in self.hand_readings[i] if s.back == back and s.back_runner_up)
-        return seconds.most_common(1)[0][0] if seconds else None
+        return runner_up(s for s in self.hand_readings[i] if s.back == back)
 
     def learnt_owners(self) -> dict[tuple[float, float], str]:
         """The hands whose owner only play told (their radius and angle round the middle): for

@@ -538,15 +538,20 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
             continue
         if sum(s.identity_confidence for s in seen) / len(seen) >= SURE_OWNER:
             continue
-        seconds = Counter(s.back_runner_up for s in seen if s.back_runner_up)
-        if not seconds:
+        second = runner_up(seen)
+        if second is None:
             continue
-        second, _ = seconds.most_common(1)[0]
         mate_box = boxes.get(second)
         taken = set(read_as) | set(renamed.values())
         if mate_box is not None and mate_box != box and owners_in[mate_box] >= 2 and second not in taken:
             renamed[owner] = second
     return renamed
+
+
+def runner_up(readings: Iterable[Sighting]) -> str | None:
+    """The design ``readings`` most often put as runner-up (:attr:`Sighting.back_runner_up`); None: none did."""
+    seconds = Counter(s.back_runner_up for s in readings if s.back_runner_up)
+    return seconds.most_common(1)[0][0] if seconds else None
 
 
 def free_set(owners: Iterable[str]) -> str | None:
