@@ -75,7 +75,9 @@ class Recogniser:
     def fits(self, image: npt.NDArray[np.uint8], detections: CardDetections) -> list[FaceFit | None]:
         """Each face's outline fitted to its colour (:func:`vision.recognise.refine.fit_face`; None for a back,
         a face without a card-like fit, or without ``search``): the first look at each card, which needs only
-        the picture, so that it can be taken in another thread ahead of :meth:`__call__` (``fits=``)."""
+        the picture; made ahead, it is handed to :meth:`__call__` (``fits=``) by a caller that also studies the
+        fits (:mod:`vision.recognise.measure_replay`). A replay makes them in :meth:`__call__`, for the cards
+        the reading memo does not keep only (:meth:`referee.session_vision.DetectorVision.find`)."""
         if not self.search:
             return [None] * len(detections)
         image = _bgr(image)
