@@ -146,6 +146,14 @@ ALIKE_SHARE = 0.7
 """A centre fan of at least this many cards whose reads are this share one back is read as one player's."""
 STRAY_CARDS = 3
 """A centre spread of fewer cards than this is a stray: too short to show whose fan it is by where it lies."""
+UNSEEN_SEAT_HANDED = 2
+UNSEEN_SEAT_ACROSS = 0.9
+"""A centre fan read alike as a back no fan is handed back to is that back's where at least this many other fans
+were handed back (the centre is laid out by owner) and it runs across the line to the middle at least this much
+(the sine of the angle between the two; see :meth:`SpreadCounter._fans_of_unseen_seats`)."""
+EDGE_MM = 4.0
+"""A card's outline with a corner this close to the picture's edge (on the table plane) is cut by it: it shows
+less of the card than there is."""
 ONE_CARD_MM = CARD_WIDTH_MM / 4
 """Spots this close are one card boxed twice (a fan's step is 10-30 mm)."""
 SORTED_KEPT = 20_000
@@ -407,6 +415,7 @@ class SpreadCounter:
             for line in _joined_lines(parts):
                 leftover[back] += self._line_cards(line)
         _strays_to_their_fans(fans, whose)
+        self._fans_of_unseen_seats(fans, whose)
         seen = sum(len(spread) for spread, _ in fans)
         measured = self._measured_fans([spread for spread, _ in fans], whose, centre_total)
         fitted = None if measured is not None else self._fitted([spread for spread, _ in fans], centre_total, seen)
@@ -462,6 +471,37 @@ class SpreadCounter:
             out.append(LaidOut(_middle(spread), backs))
         return out
 
+    def _fans_of_unseen_seats(self, fans: list[tuple[list[_Spot], Counter[str]]], whose: list[str | None]) -> None:
+        """Gives a centre fan read alike as one back to that back's owner (in place), where the centre was laid out
+        by owner (other fans were handed back, see :data:`UNSEEN_SEAT_HANDED`), no fan is handed back to that
+        back, and the fan runs across the line to the middle as a handed-back fan does: a seat whose places lie
+        outside the picture has no place to tell the fan was handed back to it, but its owner's back still reads.
+
+        Eight players, the seats at the picture's top and bottom (seeds 101073 and 101074: their fans read
+        red-red and blue-blue, red-pink and blue-orange, alike all along, were nobody's, and the other six fans
+        were counted card by card instead of measured; see ``SpreadCounter.count``)."""
+        handed = {owner for owner in whose if owner is not None}
+        middle = getattr(self.sorter, "middle", None)
+        if len(handed) < UNSEEN_SEAT_HANDED or middle is None:
+            return
+        for i, (spread, _) in enumerate(fans):
+            if whose[i] is not None or len(spread) < ALIKE_CARDS:
+                continue
+            votes: Counter[str] = Counter()
+            for spot in spread:
+                votes.update(spot.votes)
+            back = _best_of(votes, frozenset())
+            named = sum(v for b, v in votes.items() if b != UNKNOWN_BACK)
+            if back == UNKNOWN_BACK or back in handed or votes[back] < ALIKE_SHARE * named:
+                continue
+            mx, my = _middle(spread)
+            towards = math.atan2(my - middle[1], mx - middle[0])
+            if abs(math.sin(run_direction([(s.x, s.y) for s in spread]) - towards)) < UNSEEN_SEAT_ACROSS:
+                continue
+            whose[i] = back
+            fans[i] = (spread, Counter({back: len(spread)}))
+            handed.add(back)
+
     def _measured_fans(
         self, spreads: Sequence[Sequence[_Spot]], whose: Sequence[str | None], total: int | None
     ) -> list[int] | None:
@@ -472,15 +512,17 @@ class SpreadCounter:
 
         A fan's boxes miss strips and box others twice, so its spots, and even its boxes' length, miscount it by
         a card or two, moving cards from one player to another while the total holds; the picture's extent
-        does not (see :func:`referee.tracker.fan_length.measured_fan_counts` for how it was measured)."""
+        does not (see :func:`referee.tracker.fan_length.measured_fan_counts` for how it was measured). Where the
+        picture's colours bound no extent, its boxes' ends give one, good to a card's edge: each fan's count is
+        chosen among a card either side of the shared step by how its edges repeat, which that serves (the 45
+        rounds of the forty-first session's development and new seeds, 2, 4 and 8 players, counted again from
+        their replays' spots and pictures: centres exact 72 -> 76 of 156 players so, none made worse)."""
         if self.line_reader is None or not total or not spreads or any(owner is None for owner in whose):
             return None
         lines: list[LineLength] = []
         cards: list[float] = []
         for spread in spreads:
-            card, line = self._read_line(spread) if len(spread) >= 2 else (_card_along(spread), None)
-            if line is not None and not line.seen:
-                line = None  # a fan's count is fitted to a millimetre or two: an unseen extent is too rough
+            card, line = self._read_line(spread) if len(spread) >= 2 else (self._card_along(spread), None)
             if len(spread) >= 2 and line is None and not _one_card(spread):
                 return None
             lines.append(line or LineLength(card, ()))
@@ -516,9 +558,26 @@ class SpreadCounter:
 
     def _read_line(self, spread: Sequence[_Spot]) -> tuple[float, LineLength | None]:
         """A card's extent along the spread, and the spread measured in the picture (None: it cannot be)."""
-        card = _card_along(spread)
+        card = self._card_along(spread)
         quads = [quad for spot in spread for quad in spot.quads]
         return card, self.line_reader(quads, card) if self.line_reader is not None and len(quads) >= 2 else None
+
+    def _card_along(self, spread: Sequence[_Spot]) -> float:
+        """A card's extent along the spread (see :func:`_card_along`), from the cards' outlines the picture's
+        edge does not cut (:data:`EDGE_MM`): a fan running along the edge shows a strip of each card's long side,
+        as a line of cards laid end to end would (seed 101074, eight players: the fans at the picture's top and
+        bottom, 18 and 15 cards side by side, showed 35-58 mm of each card across them, and were measured as
+        cards end to end, 16 and 12). A spread every outline of which the edge cuts is taken to be laid as a fan
+        is, side by side."""
+        view = getattr(self.sorter, "view", None)
+        if view is None:
+            return _card_along(spread)
+        whole = [
+            replace(spot, quads=deque(q for q in spot.quads if _clear_of_edges(q, view, EDGE_MM))) for spot in spread
+        ]
+        if not any(spot.quads for spot in whole):
+            return CARD_WIDTH_MM if any(spot.quads for spot in spread) else _card_along(spread)
+        return _card_along(whole)
 
     @staticmethod
     def _fitted(spreads: Sequence[Sequence[_Spot]], total: int | None, seen: int) -> list[int] | None:
@@ -600,6 +659,29 @@ def _card_along(spread: Sequence[_Spot]) -> float:
     line, so their short side runs along it; cards laid end to end, their long side."""
     fan = Fan.of([((spot.x, spot.y), tuple(spot.quads)) for spot in spread])
     return CARD_WIDTH_MM if fan.card <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
+
+
+def _clear_of_edges(quad: Quad, polygon: Sequence[Point], margin: float) -> bool:
+    """Whether every corner of ``quad`` lies inside the convex ``polygon``, at least ``margin`` from its edges.
+
+    >>> square = ((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0))
+    >>> _clear_of_edges(((10.0, 10.0), (50.0, 10.0), (50.0, 50.0), (10.0, 50.0)), square, 4.0)
+    True
+    >>> _clear_of_edges(((10.0, 10.0), (50.0, 10.0), (50.0, 98.0), (10.0, 98.0)), square, 4.0)  # 2 mm from the edge
+    False
+    """
+    n = len(polygon)
+    area = sum(polygon[i][0] * polygon[(i + 1) % n][1] - polygon[(i + 1) % n][0] * polygon[i][1] for i in range(n))
+    inward = 1.0 if area > 0 else -1.0
+    for i in range(n):
+        (ax, ay), (bx, by) = polygon[i], polygon[(i + 1) % n]
+        length = math.hypot(bx - ax, by - ay)
+        if length == 0:
+            continue
+        for x, y in quad:
+            if inward * ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / length < margin:
+                return False
+    return True
 
 
 def _room(spreads: Sequence[Sequence[_Spot]]) -> float:
