@@ -42,6 +42,7 @@ from referee.tracker.fan_length import (
     largest_remainders,
     line_count,
     measured_fan_counts,
+    measured_with_one_cut_off,
     shingled_count,
 )
 
@@ -421,7 +422,7 @@ class SpreadCounter:
         fitted = None if measured is not None else self._fitted([spread for spread, _ in fans], centre_total, seen)
         for i, (spread, cards) in enumerate(fans):
             if measured is not None:
-                centre[whose[i] or UNKNOWN_BACK] += measured[i]
+                centre[whose[i] or _free_back(spread, whose)] += measured[i]
             else:
                 centre.update(cards if fitted is None or fitted[i] == len(spread) else _shared(cards, fitted[i]))
         shared = (
@@ -514,20 +515,47 @@ class SpreadCounter:
         a card or two, moving cards from one player to another while the total holds; the picture's extent
         does not (see :func:`referee.tracker.fan_length.measured_fan_counts` for how it was measured). Where the
         picture's colours bound no extent, its boxes' ends give one, good to a card's edge: each fan's count is
-        chosen among a card either side of the shared step by how its edges repeat, which that serves (the 45
-        rounds of the forty-first session's development and new seeds, 2, 4 and 8 players, counted again from
-        their replays' spots and pictures: centres exact 72 -> 76 of 156 players so, none made worse)."""
-        if self.line_reader is None or not total or not spreads or any(owner is None for owner in whose):
+        chosen among a card either side of the shared step by how its edges repeat, which that serves (45 rounds
+        of 2, 4 and 8 players, seeds 101000-101027 and 101070-101076, their final counts made again offline from
+        the replays' own spots and pictures: seed 101009, four players, centres exact 2 -> 4 of 4 by this alone;
+        with the fans of seats the picture does not show, below, 104 -> 119 of 192 players, none made worse).
+
+        One fan no one's by its place that the picture's edge cuts off (every outline of it cut, see
+        :meth:`_cut_off`: a seat outside the picture) holds what the others leave of the total, as many as their
+        edges repeat most strongly for (:func:`referee.tracker.fan_length.measured_with_one_cut_off`), under the
+        back it reads (:func:`_free_back`). Seed 101000, eight players: red-red's fan showed one card's corner at
+        the picture's top; 7 cards for it, and five of the other seven fans exact, against none measured before."""
+        unowned = [i for i, owner in enumerate(whose) if owner is None]
+        if self.line_reader is None or not total or not spreads or len(unowned) > 1:
+            return None
+        cut = unowned[0] if unowned else None
+        if cut is not None and not self._cut_off(spreads[cut]):
             return None
         lines: list[LineLength] = []
         cards: list[float] = []
-        for spread in spreads:
+        for i, spread in enumerate(spreads):
+            if i == cut:
+                continue
             card, line = self._read_line(spread) if len(spread) >= 2 else (self._card_along(spread), None)
             if len(spread) >= 2 and line is None and not _one_card(spread):
                 return None
             lines.append(line or LineLength(card, ()))
             cards.append(card)
-        return measured_fan_counts(lines, cards, total)
+        if cut is None:
+            return measured_fan_counts(lines, cards, total)
+        seen = sum(len(spread) for i, spread in enumerate(spreads) if i != cut)
+        both = measured_with_one_cut_off(lines, cards, total, seen)
+        if both is None:
+            return None
+        counts, off = both
+        return [*counts[:cut], off, *counts[cut:]]
+
+    def _cut_off(self, spread: Sequence[_Spot]) -> bool:
+        """Whether the picture's edge cuts every card outline of ``spread`` seen lately: a fan running out of the
+        picture, whose extent it cannot measure."""
+        view = getattr(self.sorter, "view", None)
+        quads = [quad for spot in spread for quad in spot.quads]
+        return view is not None and bool(quads) and not any(_clear_of_edges(q, view, EDGE_MM) for q in quads)
 
     def _line_cards(self, spread: Sequence[_Spot]) -> int:
         """A leftover line's cards: measured in the picture where it can be (its extent and step, see
@@ -606,6 +634,16 @@ def _strays_to_their_fans(fans: list[tuple[list[_Spot], Counter[str]]], whose: l
         if back in handed:
             whose[i] = back
             fans[i] = (spread, Counter({back: len(spread)}))
+
+
+def _free_back(spread: Sequence[_Spot], whose: Sequence[str | None]) -> str:
+    """The back a spread that is no one's by its place reads as, unless another spread is that back's fan (then
+    unknown): a fan the picture's edge cuts off shows a card or two of its owner's back."""
+    votes: Counter[str] = Counter()
+    for spot in spread:
+        votes.update(spot.votes)
+    back = _best_of(votes, frozenset())
+    return UNKNOWN_BACK if back in whose else back
 
 
 def _joined_lines(parts: Sequence[Sequence[_Spot]]) -> list[list[_Spot]]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from referee.rules import CARDS_PER_SET
 from referee.sightings import Point, Quad, run_direction
 
 MIN_STEP_MM = 5.0
@@ -258,12 +259,40 @@ def measured_fan_counts(lines: Sequence[LineLength], cards: Sequence[float], tot
     >>> measured_fan_counts(fans, [59.0, 59.0], total=60) is None   # a 4.3 mm step: not these fans
     True
     """
+    chosen = _chosen_counts(lines, cards, total)
+    return None if chosen is None else chosen[0]
+
+
+def measured_with_one_cut_off(
+    lines: Sequence[LineLength], cards: Sequence[float], total: int, seen: int
+) -> tuple[list[int], int] | None:
+    """The counts of fans the picture measures (as :func:`measured_fan_counts`) and the cards of one more fan
+    that its edge cuts off, together ``total``: of every count the cut-off fan may hold, the one whose remainder
+    the measured fans' edges repeat at most strongly (the shared step then matches their own). The measured fans
+    hold at least the ``seen`` cards seen one by one in them (a step twice theirs, which their edges also repeat
+    at, would count half as many). None when no count fits.
+
+    >>> fans = [LineLength(59 + 9 * 13.0, ((13.0, 0.7), (26.0, 0.6))), LineLength(59 + 5 * 12.8, ((12.8, 0.6),))]
+    >>> measured_with_one_cut_off(fans, [59.0, 59.0], total=23, seen=12)  # 10 and 6 cards, 7 cut off
+    ([10, 6], 7)
+    """
+    best: tuple[float, list[int], int] | None = None
+    for cut in range(1, min(CARDS_PER_SET, total - seen) + 1):
+        chosen = _chosen_counts(lines, cards, total - cut)
+        if chosen is not None and (best is None or chosen[1] > best[0]):
+            best = (chosen[1], chosen[0], cut)
+    return None if best is None else (best[1], best[2])
+
+
+def _chosen_counts(lines: Sequence[LineLength], cards: Sequence[float], total: int) -> tuple[list[int], float] | None:
+    """:func:`measured_fan_counts` with the picture's support for the counts chosen (the sum of each fan's
+    strength of repeat at its own step)."""
     k = len(lines)
     if k == 0 or total < k:
         return None
     spans = [max(0.0, line.extent - card) for line, card in zip(lines, cards, strict=True)]
     if total == k:
-        return [1] * k if all(span < MIN_STEP_MM for span in spans) else None
+        return ([1] * k, float(k)) if all(span < MIN_STEP_MM for span in spans) else None
     step = sum(spans) / (total - k)
     if not MIN_STEP_MM <= step <= MAX_STEP_MM:
         return None
@@ -277,7 +306,7 @@ def measured_fan_counts(lines: Sequence[LineLength], cards: Sequence[float], tot
                 if so_far + n <= total and (so_far + n not in following or following[so_far + n][0] < support + more):
                     following[so_far + n] = (support + more, [*counts, n])
         best = following
-    return best[total][1] if total in best else None
+    return (best[total][1], best[total][0]) if total in best else None
 
 
 def _support(line: LineLength, span: float, n: int) -> float:

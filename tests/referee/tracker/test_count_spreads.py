@@ -343,6 +343,23 @@ def test_a_fan_whose_every_card_the_pictures_edge_cuts_is_measured_as_cards_side
     assert count.centre == {"blue-blue": 5, "red-red": 8}
 
 
+def test_a_fan_the_pictures_edge_cuts_off_holds_the_cards_the_others_extents_leave_of_the_total() -> None:
+    """The centre handed back sorted; a third seat's fan runs out of the picture past its right edge (x = 260 on
+    the table), one card's corner of it showing, read green-green. Red's fan (8 cards at 14 mm, one strip missed)
+    and blue's (5 at 13 mm) are measured; of the 19 the stacks held, the 6 their edges leave are the third's."""
+    view = ((-600.0, -600.0), (260.0, -600.0), (260.0, 600.0), (-600.0, 600.0))
+    sorter = SeatSorter.from_opening([*_seat("red-red", 400.0), *_seat("blue-blue", -400.0)], (0.0, 0.0), ZONE, view)
+    red = [Sighting.back_at("red-red", (-40.0 + 14.0 * i, 244.0)) for i in range(8) if i != 3]
+    blue = [Sighting.back_at("blue-blue", (-20.0 + 13.0 * i, -244.0)) for i in range(5)]
+    corner = Sighting.back_at("green-green", (240.0, 0.0), size=(40.0, CARD_HEIGHT_MM))
+    counter = SpreadCounter(sorter, line_reader=_picture_of({"r": (8, 14.0), "b": (5, 13.0)}))
+    for k in range(10):
+        counter.add(_frame(*red, *blue, corner, t=60.0 + k / 30))
+    count = counter.count(19)
+    assert count.centre_measured
+    assert count.centre == {"blue-blue": 5, "green-green": 6, "red-red": 8}
+
+
 def test_a_fitted_centre_count_says_how_many_cards_were_seen_one_by_one() -> None:
     counter = SpreadCounter(_sorter())
     for frame in _fans_with_strips_missed():
