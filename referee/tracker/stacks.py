@@ -689,13 +689,19 @@ class StackTracker:
         the stack was pushed there under a hand. Voted first, so one misread cannot move a stack. Within
         ``strayed_mm`` of the stack, a card a few numbers above its top continues it too (the cards between
         landed unseen or misread; the judge decides whether that can be): a card lying half on a stack was
-        played on it."""
+        played on it. A stack of a lone 1 is not taken to have moved to where another copy of its 1 shows: eight
+        players lay many copies of each 1 at once, and a 1 starts a stack wherever it lands (seed 101084, eight
+        players: a y1 laid 135 mm from a lone y1 as a hand slapped a y2 on that one was taken for it pushed
+        there; the y2 then ruled "not a one" where the stack had been, and every card of the new stack put on
+        the old, 12 plays wrong). A lone 1 truly pushed under a hand starts a new stack: one play too many."""
         s = self.settings
         best, best_distance = None, s.reacquire_mm
         for other in self.stacks:
             if other is pile or other.top is None:
                 continue
             distance = math.dist(other.position, pile.position)
+            if card == other.top and card.number == LOWEST and len(other.cards) == 1:
+                continue  # another copy of a lone 1: a 1 starts a stack wherever it lands
             if card == other.top or card.follows(other.top):
                 if self.unseen_for(other.id) < s.reanchor_after_s:
                     continue

@@ -166,6 +166,24 @@ def test_a_stack_nudged_across_the_table_keeps_its_identity(hidden: bool):
     assert "stack_removed" not in [e.type for e in events]
 
 
+def test_a_copy_of_a_lone_1_laid_apart_while_a_hand_covers_it_starts_a_stack_and_the_1_stays_where_it_was():
+    # seed 101084, eight players: a y1 laid 135 mm from a lone y1 as a hand slapped a y2 on that one; taken for the
+    # lone y1 pushed there, the y2 was ruled "not a one" and every card of the new stack put on the old
+    table = ScriptedTable(FPS)
+    table.put(0.5, "y1", (0, 0))
+    table.hide(1.5, 2.6, (0, 0), radius=60)
+    table.put(1.8, "y2", (0, 0))
+    table.put(1.9, "y1", (135, 20))
+    table.put(3.5, "y2", (135, 20))
+    events, _ = film(table, 4.5, Noise(jitter_mm=1.0, seed=3))
+    assert summary(events) == [
+        ("stack_started", 1, "y1"),
+        ("stack_started", 2, "y1"),
+        ("card_played", 1, "y2"),
+        ("card_played", 2, "y2"),
+    ]
+
+
 @pytest.mark.parametrize(("card", "at", "said"), [("g9", (45, 10), "card_played"), ("g9", (80, 10), "illegal_play")])
 def test_a_card_landing_half_on_a_hidden_stack_a_few_numbers_above_its_top_continues_it(card, at, said):
     # seed 99901, eight players: the g7 and g8 misread on a green-striped cloth, the g9 read 40-50 mm from where the
