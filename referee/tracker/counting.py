@@ -531,24 +531,28 @@ class SpreadCounter:
         cut = unowned[0] if unowned else None
         if cut is not None and not self._cut_off(spreads[cut]):
             return None
+        fans = _one_fan_each(spreads, whose, cut)
         lines: list[LineLength] = []
         cards: list[float] = []
-        for i, spread in enumerate(spreads):
-            if i == cut:
-                continue
+        for parts in fans:
+            spread = [spot for i in parts for spot in spreads[i]]
             card, line = self._read_line(spread) if len(spread) >= 2 else (self._card_along(spread), None)
             if len(spread) >= 2 and line is None and not _one_card(spread):
                 return None
             lines.append(line or LineLength(card, ()))
             cards.append(card)
+        counts = [0] * len(spreads)
         if cut is None:
-            return measured_fan_counts(lines, cards, total)
-        seen = sum(len(spread) for i, spread in enumerate(spreads) if i != cut)
-        both = measured_with_one_cut_off(lines, cards, total, seen)
-        if both is None:
+            measured = measured_fan_counts(lines, cards, total)
+        else:
+            seen = sum(len(spread) for i, spread in enumerate(spreads) if i != cut)
+            both = measured_with_one_cut_off(lines, cards, total, seen)
+            measured, counts[cut] = both if both is not None else (None, 0)
+        if measured is None:
             return None
-        counts, off = both
-        return [*counts[:cut], off, *counts[cut:]]
+        for parts, n in zip(fans, measured, strict=True):
+            counts[parts[0]] = n
+        return counts
 
     def _cut_off(self, spread: Sequence[_Spot]) -> bool:
         """Whether the picture's edge cuts every card outline of ``spread`` seen lately: a fan running out of the
@@ -634,6 +638,33 @@ def _strays_to_their_fans(fans: list[tuple[list[_Spot], Counter[str]]], whose: l
         if back in handed:
             whose[i] = back
             fans[i] = (spread, Counter({back: len(spread)}))
+
+
+def _one_fan_each(spreads: Sequence[Sequence[_Spot]], whose: Sequence[str | None], cut: int | None) -> list[list[int]]:
+    """The spreads (by index, less ``cut``) measured as one fan each: one player's spreads lying end to end along one
+    line joined (see :func:`_end_to_end`), since the rules' sorting lays each player's centre cards in one fan, and
+    a strip or two missed in its middle cuts it in two, whose parts the picture would measure each over the whole
+    (seed 101027, two players on a red check cloth: red-red's fan of 11 read as parts of 6 and 3 boxes, measured 11
+    and 3)."""
+    fans: list[list[int]] = []
+    for i, owner in enumerate(whose):
+        if i == cut:
+            continue
+        joined = next(
+            (
+                fan
+                for fan in fans
+                if owner is not None
+                and whose[fan[0]] == owner
+                and _end_to_end([s for k in fan for s in spreads[k]], spreads[i])
+            ),
+            None,
+        )
+        if joined is None:
+            fans.append([i])
+        else:
+            joined.append(i)
+    return fans
 
 
 def _free_back(spread: Sequence[_Spot], whose: Sequence[str | None]) -> str:

@@ -360,6 +360,20 @@ def test_a_fan_the_pictures_edge_cuts_off_holds_the_cards_the_others_extents_lea
     assert count.centre == {"blue-blue": 5, "green-green": 6, "red-red": 8}
 
 
+def test_a_players_fan_cut_in_two_by_strips_missed_in_its_middle_is_measured_once_whole() -> None:
+    """Red's fan of 11 cards at 13 mm, its 7th to 9th strips not boxed: two spreads along one line, each of whose
+    colours the picture runs the whole fan's length (seed 101027, two players on a red check cloth: red-red's fan
+    of 11 measured 11 and 3)."""
+    red = [Sighting.back_at("red-red", (-50.0 + 13.0 * i, 244.0)) for i in range(11) if i not in (6, 7, 8)]
+    blue = [Sighting.back_at("blue-blue", (-20.0 + 13.0 * i, -244.0)) for i in range(5)]
+    counter = SpreadCounter(_sorter(), line_reader=_picture_of({"r": (11, 13.0), "b": (5, 13.0)}))
+    for k in range(10):
+        counter.add(_frame(*red, *blue, t=60.0 + k / 30))
+    count = counter.count(16)
+    assert count.centre_measured
+    assert count.centre == {"blue-blue": 5, "red-red": 11}
+
+
 def test_a_fitted_centre_count_says_how_many_cards_were_seen_one_by_one() -> None:
     counter = SpreadCounter(_sorter())
     for frame in _fans_with_strips_missed():
