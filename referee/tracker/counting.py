@@ -531,7 +531,15 @@ class SpreadCounter:
         cut = unowned[0] if unowned else None
         if cut is not None and not self._cut_off(spreads[cut]):
             return None
-        fans = _one_fan_each(spreads, whose, cut)
+        everyone = _one_fan_each(spreads, whose, cut)
+        fans = [parts for parts in everyone if sum(len(spreads[i]) for i in parts) >= STRAY_CARDS]
+        # a spread of a card or two shows its step once if at all, too seldom to measure: it holds the cards boxed
+        strays = {
+            parts[0]: self._stray_cards([s for i in parts for s in spreads[i]])
+            for parts in everyone
+            if parts not in fans
+        }
+        total -= sum(strays.values())
         lines: list[LineLength] = []
         cards: list[float] = []
         for parts in fans:
@@ -545,14 +553,24 @@ class SpreadCounter:
         if cut is None:
             measured = measured_fan_counts(lines, cards, total)
         else:
-            seen = sum(len(spread) for i, spread in enumerate(spreads) if i != cut)
+            seen = sum(len(spreads[i]) for parts in fans for i in parts)
             both = measured_with_one_cut_off(lines, cards, total, seen)
             measured, counts[cut] = both if both is not None else (None, 0)
         if measured is None:
             return None
         for parts, n in zip(fans, measured, strict=True):
             counts[parts[0]] = n
+        for i, n in strays.items():
+            counts[i] = n
         return counts
+
+    def _stray_cards(self, spread: Sequence[_Spot]) -> int:
+        """The cards of a spread too short to measure (fewer than :data:`STRAY_CARDS` spots): one a spot, but one
+        in all where its spots lie no farther apart than one card's boxes do (``same_card_mm``). Seed 101073, two
+        players: two red-red cards 10 mm apart by red's fan, measured as three from their boxes' ends (102 mm)."""
+        if all(math.dist((a.x, a.y), (b.x, b.y)) <= self.same_card_mm for a in spread for b in spread):
+            return 1
+        return len(spread)
 
     def _cut_off(self, spread: Sequence[_Spot]) -> bool:
         """Whether the picture's edge cuts every card outline of ``spread`` seen lately: a fan running out of the

@@ -374,6 +374,21 @@ def test_a_players_fan_cut_in_two_by_strips_missed_in_its_middle_is_measured_onc
     assert count.centre == {"blue-blue": 5, "red-red": 11}
 
 
+def test_two_cards_lying_apart_by_a_players_fan_count_as_two_not_as_their_extent_says() -> None:
+    """The centre handed back sorted, and two red-red cards 10 mm apart lying off red's fan: too few to show a
+    step, they hold the cards boxed, and the fans are measured to the rest of the total (seed 101073, two players:
+    two such cards measured as three from their boxes' ends)."""
+    red = [Sighting.back_at("red-red", (-40.0 + 14.0 * i, 244.0)) for i in range(8)]
+    blue = [Sighting.back_at("blue-blue", (-20.0 + 13.0 * i, -244.0)) for i in range(5)]
+    apart = [Sighting.back_at("red-red", (x, 150.0)) for x in (60.0, 70.0)]
+    counter = SpreadCounter(_sorter(), line_reader=_picture_of({"r": (8, 14.0), "b": (5, 13.0)}))
+    for k in range(10):
+        counter.add(_frame(*red, *blue, *apart, t=60.0 + k / 30))
+    count = counter.count(15)
+    assert count.centre_measured
+    assert count.centre == {"blue-blue": 5, "red-red": 10}
+
+
 def test_a_fitted_centre_count_says_how_many_cards_were_seen_one_by_one() -> None:
     counter = SpreadCounter(_sorter())
     for frame in _fans_with_strips_missed():
