@@ -393,9 +393,7 @@ class SpreadCounter:
         whose: list[str | None] = []  # each centre fan's one owner, when it is one player's
         lines: dict[str, list[list[_Spot]]] = {}  # the leftover spreads, by back
         for spread in spreads:
-            votes: Counter[str] = Counter()
-            for spot in spread:
-                votes.update(spot.votes)
+            votes = _spread_votes(spread)
             back = _best_of(votes, owners)
             if any(spot.in_zone for spot in spread):
                 owner = self._stranger_owner(spread, votes, _best_of(votes, frozenset()), owners) or self._handed_back(
@@ -488,9 +486,7 @@ class SpreadCounter:
         for i, (spread, _) in enumerate(fans):
             if whose[i] is not None or len(spread) < ALIKE_CARDS:
                 continue
-            votes: Counter[str] = Counter()
-            for spot in spread:
-                votes.update(spot.votes)
+            votes = _spread_votes(spread)
             back = _best_of(votes, frozenset())
             named = sum(v for b, v in votes.items() if b != UNKNOWN_BACK)
             if back == UNKNOWN_BACK or back in handed or votes[back] < ALIKE_SHARE * named:
@@ -649,9 +645,7 @@ def _strays_to_their_fans(fans: list[tuple[list[_Spot], Counter[str]]], whose: l
     for i, (spread, _) in enumerate(fans):
         if whose[i] is not None or len(spread) >= STRAY_CARDS or not handed:
             continue
-        votes: Counter[str] = Counter()
-        for spot in spread:
-            votes.update(spot.votes)
+        votes = _spread_votes(spread)
         back = _best_of(votes, frozenset())
         if back in handed:
             whose[i] = back
@@ -685,12 +679,18 @@ def _one_fan_each(spreads: Sequence[Sequence[_Spot]], whose: Sequence[str | None
     return fans
 
 
-def _free_back(spread: Sequence[_Spot], whose: Sequence[str | None]) -> str:
-    """The back a spread that is no one's by its place reads as, unless another spread is that back's fan (then
-    unknown): a fan the picture's edge cuts off shows a card or two of its owner's back."""
+def _spread_votes(spread: Sequence[_Spot]) -> Counter[str]:
+    """A spread's cards' votes for their backs, summed."""
     votes: Counter[str] = Counter()
     for spot in spread:
         votes.update(spot.votes)
+    return votes
+
+
+def _free_back(spread: Sequence[_Spot], whose: Sequence[str | None]) -> str:
+    """The back a spread that is no one's by its place reads as, unless another spread is that back's fan (then
+    unknown): a fan the picture's edge cuts off shows a card or two of its owner's back."""
+    votes = _spread_votes(spread)
     back = _best_of(votes, frozenset())
     return UNKNOWN_BACK if back in whose else back
 
