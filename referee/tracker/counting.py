@@ -514,7 +514,8 @@ class SpreadCounter:
         chosen among a card either side of the shared step by how its edges repeat, which that serves (45 rounds
         of 2, 4 and 8 players, seeds 101000-101027 and 101070-101076, their final counts made again offline from
         the replays' own spots and pictures: seed 101009, four players, centres exact 2 -> 4 of 4 by this alone;
-        with the fans of seats the picture does not show, below, 104 -> 119 of 192 players, none made worse).
+        with the rules below for fans of seats the picture does not show, a fan cut in two and cards lying apart,
+        104 -> 123 of 192 players, none made worse).
 
         One fan no one's by its place that the picture's edge cuts off (every outline of it cut, see
         :meth:`_cut_off`: a seat outside the picture) holds what the others leave of the total, as many as their
