@@ -617,14 +617,7 @@ class SpreadCounter:
         cards end to end, 16 and 12). A spread every outline of which the edge cuts is taken to be laid as a fan
         is, side by side."""
         view = getattr(self.sorter, "view", None)
-        if view is None:
-            return _card_along(spread)
-        whole = [
-            replace(spot, quads=deque(q for q in spot.quads if _clear_of_edges(q, view, EDGE_MM))) for spot in spread
-        ]
-        if not any(spot.quads for spot in whole):
-            return CARD_WIDTH_MM if any(spot.quads for spot in spread) else _card_along(spread)
-        return _card_along(whole)
+        return _card_along(spread, None if view is None else lambda quad: _clear_of_edges(quad, view, EDGE_MM))
 
     @staticmethod
     def _fitted(spreads: Sequence[Sequence[_Spot]], total: int | None, seen: int) -> list[int] | None:
@@ -742,10 +735,11 @@ def _one_card(spread: Sequence[_Spot]) -> bool:
     return all(math.dist((a.x, a.y), (b.x, b.y)) <= ONE_CARD_MM for a in spread for b in spread)
 
 
-def _card_along(spread: Sequence[_Spot]) -> float:
+def _card_along(spread: Sequence[_Spot], keep: Callable[[Quad], bool] | None = None) -> float:
     """A card's extent along a line of cards (mm): cards shingled side by side show their long side across the
-    line, so their short side runs along it; cards laid end to end, their long side."""
-    fan = Fan.of([((spot.x, spot.y), tuple(spot.quads)) for spot in spread])
+    line, so their short side runs along it; cards laid end to end, their long side. ``keep``: which outlines
+    count (none kept: side by side, as cards are fanned)."""
+    fan = Fan.of([((spot.x, spot.y), tuple(q for q in spot.quads if keep is None or keep(q))) for spot in spread])
     return CARD_WIDTH_MM if fan.card <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
 
 
