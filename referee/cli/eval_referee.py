@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog="examples:\n"
         "  ligretto eval-referee --seeds 101-107 --players 2,4,8 --mistakes 0.05\n"
         "  ligretto eval-referee --seeds 1,2 --players 4 --oracle --out out/eval-oracle\n"
-        "  ligretto eval-referee --seeds 97000-97000 --players 2,4,8 --fast-bots --every-frame",
+        "  ligretto eval-referee --seeds 97000-97000 --players 2,4,8 --fast-bots --every-frame\n"
+        "  ligretto eval-referee --seeds 102000-102006 --players 4 --fast-bots --look heldout",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--seeds", default="1000-1006", help="seeds: a list 1,2,3 or a range 10-19 (default 1000-1006)")
@@ -59,6 +60,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--speed", type=float, default=1.0, help="time compression of the rendered rounds (default 1)")
     parser.add_argument("--size", default="1280x720", help="video size WIDTHxHEIGHT (default 1280x720)")
     parser.add_argument("--fast-bots", action="store_true", help="quick players (shorter videos)")
+    parser.add_argument(
+        "--look",
+        choices=("train", "heldout"),
+        default="train",
+        help="table surfaces, lights and face print styles of the rendered rounds: those the detector and recogniser "
+        "were trained on (default), or those they never saw (heldout: how the referee fares on a new table)",
+    )
     parser.add_argument("--video", action="store_true", help="also write each replay's annotated.mp4 and report")
     parser.set_defaults(func=run)
 
@@ -98,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         if args.oracle_boxes
         else "detector + recogniser"
     )
+    if getattr(args, "look", "train") == "heldout":
+        mode += ", tables never trained on (surfaces, lights, face print styles held out)"
     print(f"eval-referee: {len(seeds) * len(players)} rounds, mode: {mode}", file=sys.stderr)
     rounds = []
     rows = []
@@ -164,6 +174,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         "players": players,
         "seed": seed,
         "mode": mode,
+        "look": getattr(args, "look", "train"),
         "video_s": round(result.last_t, 2),
         "wall_s": round(result.wall_s, 2),
         "speed_x_realtime": round(result.speed, 3),
@@ -195,12 +206,28 @@ def _labelled_faces(path: Path) -> Iterator[tuple[float, list[Any]]]:
             yield float(data["t"]), faces
 
 
+def round_name(
+    players: int, seed: int, mistakes: float, speed: float, size: str, fast: bool, look: str = "train"
+) -> str:
+    """The file name (less its suffix) a rendered round is kept under in ``--out/videos``: every setting that
+    changes its pictures, so a round is reused only where it is the one asked for.
+
+    >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True)
+    'p4-s101000-m0.05-x1-1280x720-fast'
+    >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True, look="heldout")
+    'p4-s101000-m0.05-x1-1280x720-fast-heldout'
+    """
+    name = f"p{players}-s{seed}-m{mistakes:g}-x{speed:g}-{size}{'-fast' if fast else ''}"
+    return name if look == "train" else f"{name}-{look}"
+
+
 def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
     """The round's video, rendered with ``ligretto synth video`` unless it is already there."""
     from referee.cli.main import main
     from referee.errors import LigrettoError
 
-    name = f"p{players}-s{seed}-m{args.mistakes:g}-x{args.speed:g}-{args.size}{'-fast' if args.fast_bots else ''}"
+    look = getattr(args, "look", "train")
+    name = round_name(players, seed, args.mistakes, args.speed, args.size, args.fast_bots, look)
     video = args.out / "videos" / f"{name}.mp4"
     companions = [video.with_name(f"{name}.{kind}.jsonl") for kind in ("events", "frames")]
     if video.is_file() and all(p.is_file() for p in companions):
@@ -209,6 +236,8 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
     argv += ["--speed", str(args.speed), "--size", args.size, "--out", str(video), "--quiet"]
     if args.fast_bots:
         argv.append("--fast-bots")
+    if look != "train":
+        argv += ["--look", look]
     code = main(argv)
     if code != 0:
         raise LigrettoError(f"rendering the round (players {players}, seed {seed}) failed with exit code {code}")

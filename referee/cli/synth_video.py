@@ -39,6 +39,7 @@ examples:
   ligretto synth video --players 2 --seed 4 --mistakes 0.02 --fast-bots --speed 1.5 --out out/quick.mp4
   ligretto synth video --players 6 --seed 2 --view table --duration-limit 20 --out out/table.mp4
   ligretto synth video --players 3 --seed 5 --speed 2 --tail 10 --out out/long-tail.mp4
+  ligretto synth video --players 4 --seed 7 --look heldout --out out/new-table.mp4
   ligretto synth video --bench --frames 600
 
 writes FILE.mp4 (H.264, browser-playable) and beside it FILE.events.jsonl (the ground-truth event log with
@@ -84,6 +85,13 @@ def register_video(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     film.add_argument("--still", action="store_true", help="a camera on a stand: no shake")
     film.add_argument("--surface", help="table surface preset (default: drawn from the seed)")
     film.add_argument("--light", help="light preset (default: drawn from the seed)")
+    film.add_argument(
+        "--look",
+        choices=("train", "heldout"),
+        default="train",
+        help="where the surface, light and face print style are drawn from: the presets the detector and "
+        "recogniser were trained on (default), or those they never saw (heldout)",
+    )
     film.add_argument("--workers", type=int, default=2, help="processes rendering frames (default 2)")
     film.add_argument("--quiet", action="store_true", help="no progress bar")
     film.add_argument("--bench", action="store_true", help="measure frames per second instead (4 players, 1280x720)")
@@ -115,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         shake_deg=0.0 if args.still else 0.12,
         surface=args.surface,
         light=args.light,
+        look=args.look,
     )
     if args.tail is not None:  # the default lives in VideoSettings, which the parser does not import
         settings = replace(settings, tail_s=args.tail)

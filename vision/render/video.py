@@ -43,7 +43,7 @@ from referee.events import Event, write_events
 from referee.simulator.result import RoundResult
 from vision.render.art import ArtSource, PrintedArt
 from vision.render.video_frames import Frame, FrameRenderer
-from vision.render.video_look import VIEWS, VideoLook
+from vision.render.video_look import LOOKS, VIEWS, VideoLook
 from vision.render.video_timeline import Timeline, frame_of
 from vision.render.video_writer import DEFAULT_CRF, Mp4Writer
 
@@ -80,11 +80,15 @@ class VideoSettings:
     surface: str | None = None
     light: str | None = None
     tail_s: float = TAIL_S
+    look: str = "train"
+    """The pools the surface, light and face print style are drawn from (:data:`vision.render.video_look.LOOKS`)."""
 
     def check(self) -> None:
         """Raises a :class:`SetupError` naming the first setting out of range."""
         if self.view not in VIEWS:
             raise SetupError(f"unknown view {self.view!r}: expected one of {', '.join(VIEWS)}")
+        if self.look not in LOOKS:
+            raise SetupError(f"unknown look {self.look!r}: expected one of {', '.join(LOOKS)}")
         if not 1.0 <= self.fps <= 120.0:
             raise SetupError(f"fps must be 1..120, not {self.fps}")
         if self.time_scale <= 0:
@@ -140,6 +144,7 @@ def plan(result: RoundResult, settings: VideoSettings) -> Plan:
         settings.surface,
         settings.light,
         settings.shake_deg,
+        settings.look,
     )
     last_event = max((e.t for e in result.events), default=0.0) / scale
     seconds = max(timeline.settled + settings.tail_s, last_event + SCORE_MARGIN_S)
@@ -167,6 +172,7 @@ def _video_trace(result: RoundResult, settings: VideoSettings, frames: int) -> I
             "seed": settings.seed,
             "view": settings.view,
             "tail_s": settings.tail_s,
+            "look": settings.look,
         },
     }
     for record in records:

@@ -24,13 +24,21 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from vision.render.art import FACE_STYLES
 from vision.render.camera import Camera, focal_px_from_35mm
-from vision.render.lighting import LIGHT_PRESETS, TRAIN_LIGHTS, Light
-from vision.render.table import TRAIN_SURFACES, VARIANTS
+from vision.render.lighting import HELDOUT_LIGHTS, LIGHT_PRESETS, TRAIN_LIGHTS, Light
+from vision.render.table import HELDOUT_SURFACES, TRAIN_SURFACES, VARIANTS
 from vision.render.video_motion import Arm, Drift, Shake
 from vision.render.video_timeline import Timeline
 
 VIEWS: tuple[str, ...] = ("centre", "table")
+LOOKS: tuple[str, ...] = ("train", "heldout")
+"""Where a video's table surface, light and face print style are drawn from: the pools the detector and
+recogniser are trained on, or those they never see (:mod:`vision.render.generate`'s splits), to measure the
+referee on tables it has not met."""
+TRAIN_FACE_STYLES = FACE_STYLES * 3 // 4
+"""The face print styles the training split draws from (see :func:`vision.render.generate.pools`); the rest are
+held out."""
 PHONE_FOCAL_35MM = 26.0
 MIN_CARD_PX = 40.0
 YAW_STEP_DEG = 5
@@ -69,20 +77,27 @@ class VideoLook:
         surface: str | None = None,
         light: str | None = None,
         shake_deg: float = 0.12,
+        look: str = "train",
     ) -> VideoLook:
         """A look for ``timeline``: ``view`` ``centre`` frames the centre zone and the spreads generously (a
-        phone above the table), ``table`` the whole table."""
+        phone above the table), ``table`` the whole table; ``look`` (see :data:`LOOKS`) the pools the surface,
+        light and face print style are drawn from where ``surface`` and ``light`` do not name them."""
+        if look not in LOOKS:
+            raise ValueError(f"unknown look {look!r}: expected one of {', '.join(LOOKS)}")
+        held = look == "heldout"
         rng = np.random.default_rng([0x51DE0, seed])
         tilt = float(rng.uniform(4.0, 14.0)) if tilt_deg is None else tilt_deg
         roll = float(rng.normal(0, 1.5))
-        surface = surface or TRAIN_SURFACES[int(rng.integers(len(TRAIN_SURFACES)))]
-        preset = LIGHT_PRESETS[light or TRAIN_LIGHTS[int(rng.integers(len(TRAIN_LIGHTS)))]]
+        surfaces, lights = (HELDOUT_SURFACES, HELDOUT_LIGHTS) if held else (TRAIN_SURFACES, TRAIN_LIGHTS)
+        surface = surface or surfaces[int(rng.integers(len(surfaces)))]
+        preset = LIGHT_PRESETS[light or lights[int(rng.integers(len(lights)))]]
+        styles = range(TRAIN_FACE_STYLES, FACE_STYLES) if held else range(TRAIN_FACE_STYLES)
         drawn = {
             "surface_variant": int(rng.integers(VARIANTS)),
             "surface_gains": tuple(float(g) for g in rng.uniform(0.85, 1.1) * rng.uniform(0.95, 1.05, 3)),
             "surface_rotation_deg": float(rng.uniform(0, 360)),
             "light": preset.sample(rng),
-            "face_style": int(rng.integers(12)),
+            "face_style": styles[int(rng.integers(len(styles)))],
             "arms": tuple(Arm.random(rng) for _ in timeline.seats),
             "shake": Shake.random(rng, shake_deg) if shake_deg > 0 else Shake.still(),
             "drift": Drift.random(rng),

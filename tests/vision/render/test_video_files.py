@@ -145,6 +145,7 @@ def test_the_trace_is_in_video_time_and_names_the_video_settings(written: tuple[
         "seed": 4,
         "view": "centre",
         "tail_s": 6.0,
+        "look": "train",
     }
     assert first["t"] < 2.0
 

@@ -62,3 +62,35 @@ def test_a_turned_camera_films_the_table_from_its_other_end_as_close() -> None:
     seat = np.asarray(timeline.landmarks[0], np.float64)[None]
     # the first player's place lies on opposite sides of the picture's middle
     assert np.sign(one.project(seat)[0][0] - a[0]) == -np.sign(other.project(seat)[0][0] - b[0])
+
+
+def test_a_held_out_look_draws_surfaces_lights_and_face_styles_training_never_sees() -> None:
+    from vision.render.lighting import HELDOUT_LIGHTS
+    from vision.render.table import HELDOUT_SURFACES
+    from vision.render.video_look import TRAIN_FACE_STYLES
+
+    timeline = _timeline(2)
+    held = [VideoLook.for_timeline(timeline, seed, look="heldout") for seed in range(12)]
+    trained = [VideoLook.for_timeline(timeline, seed) for seed in range(12)]
+    assert all(look.surface in HELDOUT_SURFACES for look in held)
+    assert not any(look.surface in HELDOUT_SURFACES for look in trained)
+    assert all(look.face_style >= TRAIN_FACE_STYLES for look in held)
+    assert all(look.face_style < TRAIN_FACE_STYLES for look in trained)
+    assert all(look.light.preset in HELDOUT_LIGHTS for look in held)
+    assert not any(look.light.preset in HELDOUT_LIGHTS for look in trained)
+    assert len({look.surface for look in held}) > 1
+    # the round's camera is the look's own draw either way: the same seed frames the table alike
+    assert held[0].camera == trained[0].camera
+
+
+def test_an_unknown_look_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown look 'dusk'"):
+        VideoLook.for_timeline(_timeline(2), 1, look="dusk")
+
+
+def test_video_settings_refuse_an_unknown_look_by_name() -> None:
+    from referee.errors import SetupError
+    from vision.render.video import VideoSettings
+
+    with pytest.raises(SetupError, match="unknown look 'dusk'"):
+        VideoSettings(look="dusk").check()
