@@ -50,6 +50,18 @@ def test_a_card_still_lying_at_a_seat_after_the_landing_was_not_the_one_played()
     assert watch.owners([(Card.parse("r7"), 3.4)]) == ["red-red"]
 
 
+def test_a_copy_seen_at_its_seat_just_after_the_landing_was_not_the_one_played() -> None:
+    # three seats a quarter round apart: the fourth is cut off by the picture, its player unseen
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    # blue-blue's r7 vanishes as an r7 lands, but shows at the seat once more 0.3 s after (played elsewhere later)
+    _glances(watch, 10.0, {(150.0, -390.0): [("r7", 0.0, 4.0), ("r7", 4.5, 5.0)]})
+    assert watch.owners([(Card.parse("r7"), 4.2)]) == [None]
+    # seen there only 2 s after, it is a misread or a hand over the seat: the card is blue-blue's
+    later = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    _glances(later, 10.0, {(150.0, -390.0): [("r7", 0.0, 4.0), ("r7", 6.0, 6.5)]})
+    assert later.owners([(Card.parse("r7"), 4.2)]) == ["blue-blue"]
+
+
 def test_one_glance_long_before_the_landing_names_nobody_but_one_just_before_it_does() -> None:
     watch = _watch(("red-red", RED), ("blue-blue", BLUE))
     _glances(watch, 10.0, {(150.0, 390.0): [("g2", 1.0, 1.5), ("g5", 6.0, 6.5)]})
