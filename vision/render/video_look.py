@@ -27,7 +27,7 @@ from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from vision.render.art import FACE_STYLES
 from vision.render.camera import Camera, focal_px_from_35mm
 from vision.render.lighting import HELDOUT_LIGHTS, LIGHT_PRESETS, TRAIN_LIGHTS, Light
-from vision.render.table import HELDOUT_SURFACES, TRAIN_SURFACES, VARIANTS
+from vision.render.table import HELDOUT_SURFACES, VARIANTS, VIDEO_SURFACES
 from vision.render.video_motion import Arm, Drift, Shake
 from vision.render.video_timeline import Timeline
 
@@ -88,7 +88,7 @@ class VideoLook:
         rng = np.random.default_rng([0x51DE0, seed])
         tilt = float(rng.uniform(4.0, 14.0)) if tilt_deg is None else tilt_deg
         roll = float(rng.normal(0, 1.5))
-        surfaces, lights = (HELDOUT_SURFACES, HELDOUT_LIGHTS) if held else (TRAIN_SURFACES, TRAIN_LIGHTS)
+        surfaces, lights = (HELDOUT_SURFACES, HELDOUT_LIGHTS) if held else (VIDEO_SURFACES, TRAIN_LIGHTS)
         surface = surface or surfaces[int(rng.integers(len(surfaces)))]
         preset = LIGHT_PRESETS[light or lights[int(rng.integers(len(lights)))]]
         styles = range(TRAIN_FACE_STYLES, FACE_STYLES) if held else range(TRAIN_FACE_STYLES)

@@ -84,6 +84,16 @@ def test_heldout_presets_never_appear_in_training() -> None:
     assert {"wood", "felt", "cloth", "laminate", "photo"} <= families
 
 
+def test_still_scenes_learn_check_cloths_in_the_cards_colours_that_the_round_videos_are_not_filmed_on() -> None:
+    from vision.render.table import BUSY_CLOTHS, VIDEO_SURFACES
+
+    assert set(BUSY_CLOTHS) <= set(TRAIN_SURFACES)
+    assert not set(BUSY_CLOTHS) & set(VIDEO_SURFACES) and not set(BUSY_CLOTHS) & set(HELDOUT_SURFACES)
+    assert all(SURFACE_PRESETS[name].family == "check" for name in BUSY_CLOTHS)
+    drawn = {random_scene(seed, "train", (64, 64)).surface for seed in range(200)}
+    assert set(BUSY_CLOTHS) <= drawn
+
+
 @pytest.mark.parametrize("split", SPLITS)
 def test_random_scenes_stay_within_the_stated_ranges(split: str) -> None:
     counts, widths, tilts = [], [], []
