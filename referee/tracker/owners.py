@@ -50,11 +50,11 @@ SEEN_AGAIN = 2
 was another (one such glance long after is a misread, or the card in the hand over the seat) ..."""
 AGAIN_WITHIN_S = 1.5
 """... or one glance this soon after the landing: the copy lay there as the card landed. Of the cards named by
-the seat they were seen leaving in 38 rendered rounds (2, 4 and 8 players, seeds 101000-101006, 101021-101027,
-101000-101002 and 101070-101086, the replays' seat watches pickled and named again offline), those seen at that
-seat once more within 1.5 s of the landing were named wrongly 11 times (an eight-player table's unseen seat
-playing its copy as the named player's lay still) and rightly once; ruling them out, cards named wrongly 81 -> 71,
-rightly 1740 -> 1744, unnamed 404 -> 410."""
+the seat they were seen leaving in 38 rendered rounds (seeds 101000-101006 four players, 101000-101002 eight,
+101070-101076 two, four and eight, 101080-101086 eight; the replays' seat watches pickled and named again offline),
+those seen at that seat once more within 1.5 s of the landing were named wrongly 11 times (an eight-player table's
+unseen seat playing its copy as the named player's lay still) and rightly once; ruling them out, cards named
+wrongly 81 -> 71, rightly 1740 -> 1744, unnamed 404 -> 410."""
 KEPT_AFTER_S = 2.0
 """An arm names no player whose copy lay at their seat just before the landing and was seen there again this soon
 after it: two players with the same card reach for the stack at once, and the loser's arm is over the card as it
