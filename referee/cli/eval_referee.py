@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         if args.oracle_boxes
         else "detector + recogniser"
     )
-    if getattr(args, "look", "train") == "heldout":
+    if args.look == "heldout":
         mode += ", tables never trained on (surfaces, lights, face print styles held out)"
     print(f"eval-referee: {len(seeds) * len(players)} rounds, mode: {mode}", file=sys.stderr)
     rounds = []
@@ -174,7 +174,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         "players": players,
         "seed": seed,
         "mode": mode,
-        "look": getattr(args, "look", "train"),
+        "look": args.look,
         "video_s": round(result.last_t, 2),
         "wall_s": round(result.wall_s, 2),
         "speed_x_realtime": round(result.speed, 3),
@@ -226,8 +226,7 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
     from referee.cli.main import main
     from referee.errors import LigrettoError
 
-    look = getattr(args, "look", "train")
-    name = round_name(players, seed, args.mistakes, args.speed, args.size, args.fast_bots, look)
+    name = round_name(players, seed, args.mistakes, args.speed, args.size, args.fast_bots, args.look)
     video = args.out / "videos" / f"{name}.mp4"
     companions = [video.with_name(f"{name}.{kind}.jsonl") for kind in ("events", "frames")]
     if video.is_file() and all(p.is_file() for p in companions):
@@ -236,8 +235,8 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
     argv += ["--speed", str(args.speed), "--size", args.size, "--out", str(video), "--quiet"]
     if args.fast_bots:
         argv.append("--fast-bots")
-    if look != "train":
-        argv += ["--look", look]
+    if args.look != "train":
+        argv += ["--look", args.look]
     code = main(argv)
     if code != 0:
         raise LigrettoError(f"rendering the round (players {players}, seed {seed}) failed with exit code {code}")

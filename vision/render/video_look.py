@@ -24,9 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from vision.render.art import FACE_STYLES
 from vision.render.camera import Camera, focal_px_from_35mm
-from vision.render.lighting import HELDOUT_LIGHTS, LIGHT_PRESETS, TRAIN_LIGHTS, Light
+from vision.render.generate import pools
+from vision.render.lighting import LIGHT_PRESETS, Light
 from vision.render.table import HELDOUT_SURFACES, VARIANTS, VIDEO_SURFACES
 from vision.render.video_motion import Arm, Drift, Shake
 from vision.render.video_timeline import Timeline
@@ -34,11 +34,8 @@ from vision.render.video_timeline import Timeline
 VIEWS: tuple[str, ...] = ("centre", "table")
 LOOKS: tuple[str, ...] = ("train", "heldout")
 """Where a video's table surface, light and face print style are drawn from: the pools the detector and
-recogniser are trained on, or those they never see (:mod:`vision.render.generate`'s splits), to measure the
+recogniser are trained on, or those they never see (:func:`vision.render.generate.pools`' splits), to measure the
 referee on tables it has not met."""
-TRAIN_FACE_STYLES = FACE_STYLES * 3 // 4
-"""The face print styles the training split draws from (see :func:`vision.render.generate.pools`); the rest are
-held out."""
 PHONE_FOCAL_35MM = 26.0
 MIN_CARD_PX = 40.0
 YAW_STEP_DEG = 5
@@ -84,14 +81,14 @@ class VideoLook:
         light and face print style are drawn from where ``surface`` and ``light`` do not name them."""
         if look not in LOOKS:
             raise ValueError(f"unknown look {look!r}: expected one of {', '.join(LOOKS)}")
-        held = look == "heldout"
+        pool = pools(look)
         rng = np.random.default_rng([0x51DE0, seed])
         tilt = float(rng.uniform(4.0, 14.0)) if tilt_deg is None else tilt_deg
         roll = float(rng.normal(0, 1.5))
-        surfaces, lights = (HELDOUT_SURFACES, HELDOUT_LIGHTS) if held else (VIDEO_SURFACES, TRAIN_LIGHTS)
+        surfaces = HELDOUT_SURFACES if look == "heldout" else VIDEO_SURFACES  # no still scene's check cloths
         surface = surface or surfaces[int(rng.integers(len(surfaces)))]
-        preset = LIGHT_PRESETS[light or lights[int(rng.integers(len(lights)))]]
-        styles = range(TRAIN_FACE_STYLES, FACE_STYLES) if held else range(TRAIN_FACE_STYLES)
+        preset = LIGHT_PRESETS[light or pool.lights[int(rng.integers(len(pool.lights)))]]
+        styles = pool.face_styles
         drawn = {
             "surface_variant": int(rng.integers(VARIANTS)),
             "surface_gains": tuple(float(g) for g in rng.uniform(0.85, 1.1) * rng.uniform(0.95, 1.05, 3)),

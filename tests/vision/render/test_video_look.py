@@ -65,9 +65,11 @@ def test_a_turned_camera_films_the_table_from_its_other_end_as_close() -> None:
 
 
 def test_a_held_out_look_draws_surfaces_lights_and_face_styles_training_never_sees() -> None:
+    from vision.render.generate import pools
     from vision.render.lighting import HELDOUT_LIGHTS
     from vision.render.table import HELDOUT_SURFACES, VIDEO_SURFACES
-    from vision.render.video_look import TRAIN_FACE_STYLES
+
+    TRAIN_FACE_STYLES = pools("heldout").face_styles.start  # the held-out styles follow the trained ones
 
     timeline = _timeline(2)
     held = [VideoLook.for_timeline(timeline, seed, look="heldout") for seed in range(12)]
