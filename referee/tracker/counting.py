@@ -187,10 +187,12 @@ a fan leaves twice that); two spreads lie a card's height or more apart."""
 
 @dataclass(frozen=True)
 class LaidOut:
-    """A spread laid out after the round (see :meth:`SpreadCounter.laid_out`): its middle, its cards per back."""
+    """A spread laid out after the round (see :meth:`SpreadCounter.laid_out`): its middle, its cards per back, and
+    the back its cards' votes summed give (the whole spread's, should it be one player's)."""
 
     middle: Point
     backs: Counter[str]
+    vote: str = UNKNOWN_BACK
 
 
 class SpreadCounter:
@@ -463,11 +465,11 @@ class SpreadCounter:
 
     def laid_out(self) -> list[LaidOut]:
         """The spreads present now: where each lies and its cards' backs, each card's by its own vote (unknown
-        when it had none)."""
+        when it had none), and the spread's by its cards' votes summed."""
         out = []
         for spread in _spreads([spot for spot in self._spots if self._present(spot)], SPREAD_LINK_MM):
             backs = Counter(_best_of(spot.votes, frozenset()) for spot in spread)
-            out.append(LaidOut(_middle(spread), backs))
+            out.append(LaidOut(_middle(spread), backs, _best_of(_spread_votes(spread), frozenset())))
         return out
 
     def _fans_of_unseen_seats(self, fans: list[tuple[list[_Spot], Counter[str]]], whose: list[str | None]) -> None:

@@ -476,7 +476,10 @@ class Referee:
         out, and their seat's plays seen, with nobody's name on them. A hand is the back no hand owns that the
         spreads laid out before its seat (its fan handed back, its leftovers) read on at least
         :data:`STRANGER_CARDS` cards and :data:`UNREAD_SHARE` of such cards there, a back no other hand is named
-        by; and the one hand left unread, the one back counted that no hand owns, or where the spreads read none,
+        by; each such spread is one player's, its cards all read as their votes summed say (seed 101080, eight
+        players: a line of blue-purple leftovers, its top card read surely, four strips as green-purple, named a
+        green-purple player no one was; 17 eight-player rounds scored again offline: centres exact 49 -> 51); and
+        the one hand left unread, the one back counted that no hand owns, or where the spreads read none,
         at a table whose every seat the picture shows, the one set left of the boxes the others play
         (:func:`referee.tracker.seats.free_set`: seed 101060, four players of the red box, the red-pink hand read
         at 0.1-0.15 as three designs, its strips as red-red). Seeds 100601 and 100606, four players: the
@@ -494,8 +497,9 @@ class Referee:
         for spread in self.counter.laid_out():
             hand = sorter.hand_before(spread.middle)
             near = hand is not None and math.dist(spread.middle, sorter.middle) >= UNREAD_NEAR * hand.radius
-            if hand is not None and hand.owner is None and near:
-                before.setdefault(hand, Counter()).update({b: n for b, n in spread.backs.items() if stranger(b)})
+            # a spread laid out before one seat is one player's: its cards take the spread's vote
+            if hand is not None and hand.owner is None and near and stranger(spread.vote):
+                before.setdefault(hand, Counter())[spread.vote] += sum(spread.backs.values())
         named: dict[Hand, str] = {}
         for hand, backs in before.items():
             if backs:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 from referee.cards import CARD_WIDTH_MM, Card
@@ -316,11 +317,13 @@ def _round_with_one_hand_seen(
     laid_out: list[tuple[str, tuple[float, float]]],
     backs: tuple[str, ...] = (),
     hands: tuple[tuple[str, float], ...] = (("red-red", NORTH),),
+    reread: Callable[[Sighting], Sighting] | None = None,
 ) -> Referee:
     """A round whose opening shows red-red's hand stack (north; ``hands``: the hand stacks seen, back and angle)
     and every seat's row (``rows``: card -> place); the cards of ``plays`` land on a stack per colour, vanishing
     from their row, glanced at every 0.5 s; after the stop the centre spread is laid out with every strip misread
-    as red-red, and the backs ``laid_out`` beside it."""
+    as red-red, and the backs ``laid_out`` beside it (``reread``: how the detector reads each card, in every
+    frame)."""
     opening = [Sighting.back_at(back, _seat_at(angle, 0.0)) for back, angle in hands]
     opening += [Sighting.face_at(Card.parse(card), where) for card, where in rows.items()]
     seats = SeatSorter.from_opening(opening, (0.0, 0.0))
@@ -343,6 +346,8 @@ def _round_with_one_hand_seen(
             discard = [("y1", _seat_at(NORTH, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
             faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
             referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        if frame is not None and reread is not None:
+            frame = replace(frame, sightings=tuple(reread(s) for s in frame.sightings))
         referee.update(frame)
     referee.finish()
     assert referee.scored is not None
@@ -430,6 +435,31 @@ def test_seats_whose_hand_stacks_were_never_found_are_named_by_the_backs_laid_ou
     assert referee.scored.leftover == {"red-red": 0, "blue-blue": 3, "green-green": 3}
     owners = [referee.card_owners[(2, "b1")], referee.card_owners[(2, "b2")], referee.card_owners[(3, "g1")]]
     assert owners == ["blue-blue", "blue-blue", "green-green"]
+
+
+def test_a_line_laid_before_an_unnamed_seat_is_named_by_its_cards_votes_summed_not_by_its_strips_one_by_one() -> None:
+    """The south seat's leftovers: a line whose top card, whole, reads blue-purple surely, and whose three strips
+    each read green-purple unsurely (a look-alike: the purple lettering of the green box). The line is one
+    player's; its votes summed say blue-purple, and so the seat and its plays are blue-purple's, not those of a
+    green-purple player who is not at the table (seed 101080, eight players: 4 of 5 strips read so)."""
+    rows = {**_row(NORTH, ("r1", "r2", "r3")), **_row(SOUTH, ("b1", "b2", "y9")), **_row(EAST, ("g1", "y8", "r9"))}
+    plays = [("r1", 0.0), ("b1", 1.0), ("g1", 1.5), ("r2", 2.0), ("b2", 3.0), ("r3", 4.0)]
+    line = [_seat_at(SOUTH, 2 * ROW_STEP + k * 25.0, radius=SEAT_RADIUS + 120.0) for k in range(4)]  # each on the last
+    leftovers = [("blue-purple", at) for at in line]
+    leftovers += [("green-green", _seat_at(EAST, k * ROW_STEP, radius=SEAT_RADIUS + 120.0)) for k in (2, 3, 4)]
+
+    def strips_misread(sighting: Sighting) -> Sighting:
+        if sighting.back != "blue-purple":
+            return sighting
+        if math.dist(sighting.centre, line[-1]) < 20.0:  # the top card, whole
+            return replace(sighting, identity_confidence=0.95)
+        return replace(sighting, back="green-purple", identity_confidence=0.3, back_runner_up="blue-purple")
+
+    referee = _round_with_one_hand_seen(rows, plays, leftovers, reread=strips_misread)
+    assert referee.scored is not None
+    assert referee.scored.leftover == {"red-red": 0, "blue-purple": 4, "green-green": 3}
+    assert referee.scored.centre == {"red-red": 3, "blue-purple": 2, "green-green": 1}
+    assert referee.card_owners[(2, "b1")] == referee.card_owners[(2, "b2")] == "blue-purple"
 
 
 def test_a_row_without_a_hand_across_the_angles_wrap_gets_its_hand_behind_its_first_face() -> None:
