@@ -29,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "  ligretto eval-referee --seeds 101-107 --players 2,4,8 --mistakes 0.05\n"
         "  ligretto eval-referee --seeds 1,2 --players 4 --oracle --out out/eval-oracle\n"
         "  ligretto eval-referee --seeds 97000-97000 --players 2,4,8 --fast-bots --every-frame\n"
-        "  ligretto eval-referee --seeds 102000-102006 --players 4 --fast-bots --look heldout",
+        "  ligretto eval-referee --seeds 102000-102006 --players 4 --fast-bots --look heldout\n"
+        "  ligretto eval-referee --seeds 103000-103006 --players 2,4 --fast-bots --backs drawn",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--seeds", default="1000-1006", help="seeds: a list 1,2,3 or a range 10-19 (default 1000-1006)")
@@ -66,6 +67,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="train",
         help="table surfaces, lights and face print styles of the rendered rounds: those the detector and recogniser "
         "were trained on (default), or those they never saw (heldout: how the referee fares on a new table)",
+    )
+    parser.add_argument(
+        "--backs",
+        choices=("first", "drawn"),
+        default="first",
+        help="which sets the players use: the catalogue's first (default: the red box, then the blue), or drawn "
+        "by each round's seed (whole boxes in a drawn order, each box's sets shuffled: the green box's look-alikes "
+        "of the red and blue ones too)",
     )
     parser.add_argument("--video", action="store_true", help="also write each replay's annotated.mp4 and report")
     parser.set_defaults(func=run)
@@ -108,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.look == "heldout":
         mode += ", tables never trained on (surfaces, lights, face print styles held out)"
+    if args.backs == "drawn":
+        mode += ", each round's sets drawn by its seed"
     print(f"eval-referee: {len(seeds) * len(players)} rounds, mode: {mode}", file=sys.stderr)
     rounds = []
     rows = []
@@ -175,6 +186,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         "seed": seed,
         "mode": mode,
         "look": args.look,
+        "backs": ",".join(drawn_backs(players, seed)) if args.backs == "drawn" else "first",
         "video_s": round(result.last_t, 2),
         "wall_s": round(result.wall_s, 2),
         "speed_x_realtime": round(result.speed, 3),
@@ -206,19 +218,56 @@ def _labelled_faces(path: Path) -> Iterator[tuple[float, list[Any]]]:
             yield float(data["t"]), faces
 
 
+def drawn_backs(players: int, seed: int) -> list[str]:
+    """The sets ``players`` use in the round of ``seed`` under ``--backs drawn``: tables play whole boxes, so the
+    boxes come in an order drawn from the seed and each box's four sets in a drawn order, the players taking
+    them in turn (five players: one box and one set of another).
+
+    >>> drawn_backs(4, 7) == drawn_backs(4, 7), len(set(drawn_backs(8, 7)))
+    (True, 8)
+    >>> from referee.backs import default_boxes
+    >>> len({default_boxes()[back] for back in drawn_backs(4, 7)})  # one whole box
+    1
+    """
+    import random
+
+    from referee.backs import default_boxes
+
+    rng = random.Random(seed)
+    boxes: dict[str, list[str]] = {}
+    for design, box in default_boxes().items():
+        boxes.setdefault(box, []).append(design)
+    order = list(boxes)
+    rng.shuffle(order)
+    sets = []
+    for box in order:
+        designs = boxes[box]
+        rng.shuffle(designs)
+        sets += designs
+    return sets[:players]
+
+
 def round_name(
-    players: int, seed: int, mistakes: float, speed: float, size: str, fast: bool, look: str = "train"
+    players: int,
+    seed: int,
+    mistakes: float,
+    speed: float,
+    size: str,
+    fast: bool,
+    look: str = "train",
+    backs: str = "first",
 ) -> str:
     """The file name (less its suffix) a rendered round is kept under in ``--out/videos``: every setting that
     changes its pictures, so a round is reused only where it is the one asked for.
 
     >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True)
     'p4-s101000-m0.05-x1-1280x720-fast'
-    >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True, look="heldout")
-    'p4-s101000-m0.05-x1-1280x720-fast-heldout'
+    >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True, look="heldout", backs="drawn")
+    'p4-s101000-m0.05-x1-1280x720-fast-heldout-drawn'
     """
     name = f"p{players}-s{seed}-m{mistakes:g}-x{speed:g}-{size}{'-fast' if fast else ''}"
-    return name if look == "train" else f"{name}-{look}"
+    name = name if look == "train" else f"{name}-{look}"
+    return name if backs == "first" else f"{name}-{backs}"
 
 
 def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
@@ -226,7 +275,7 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
     from referee.cli.main import main
     from referee.errors import LigrettoError
 
-    name = round_name(players, seed, args.mistakes, args.speed, args.size, args.fast_bots, args.look)
+    name = round_name(players, seed, args.mistakes, args.speed, args.size, args.fast_bots, args.look, args.backs)
     video = args.out / "videos" / f"{name}.mp4"
     companions = [video.with_name(f"{name}.{kind}.jsonl") for kind in ("events", "frames")]
     if video.is_file() and all(p.is_file() for p in companions):
@@ -237,6 +286,8 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
         argv.append("--fast-bots")
     if args.look != "train":
         argv += ["--look", args.look]
+    if args.backs == "drawn":
+        argv += ["--backs", ",".join(drawn_backs(players, seed))]
     code = main(argv)
     if code != 0:
         raise LigrettoError(f"rendering the round (players {players}, seed {seed}) failed with exit code {code}")

@@ -1,0 +1,49 @@
+"""ligretto eval-referee: which round it renders for each setting (the rendering itself is the renderer's)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+import referee.cli.main
+from referee.backs import default_boxes
+from referee.cli.eval_referee import _rendered, drawn_backs
+
+
+def _args(tmp_path: Path, **settings: object) -> argparse.Namespace:
+    defaults = {"mistakes": 0.05, "speed": 1.0, "size": "1280x720", "fast_bots": True, "look": "train"}
+    defaults["backs"] = "first"
+    return argparse.Namespace(out=tmp_path, **{**defaults, **settings})
+
+
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The ``ligretto`` command lines eval-referee renders its rounds with (none is run)."""
+    calls: list[list[str]] = []
+
+    def record(argv: list[str]) -> int:
+        calls.append(list(argv))
+        return 0
+
+    monkeypatch.setattr(referee.cli.main, "main", record)
+    return calls
+
+
+def test_drawn_sets_are_rendered_and_named_apart_from_the_catalogues_first(tmp_path, rendered) -> None:
+    first = _rendered(_args(tmp_path), 4, 103000)
+    drawn = _rendered(_args(tmp_path, backs="drawn"), 4, 103000)
+    assert "--backs" not in rendered[0]
+    assert rendered[1][rendered[1].index("--backs") + 1] == ",".join(drawn_backs(4, 103000))
+    assert first.name == "p4-s103000-m0.05-x1-1280x720-fast.mp4"
+    assert drawn.name == "p4-s103000-m0.05-x1-1280x720-fast-drawn.mp4"
+
+
+def test_drawn_sets_fill_whole_boxes_before_opening_another() -> None:
+    boxes = default_boxes()
+    for seed in range(20):
+        sets = drawn_backs(6, seed)
+        assert len(set(sets)) == 6
+        assert len({boxes[s] for s in sets[:4]}) == 1 and boxes[sets[4]] == boxes[sets[5]] != boxes[sets[0]]
+    assert len({tuple(drawn_backs(4, seed)) for seed in range(20)}) > 3  # the seed draws them
