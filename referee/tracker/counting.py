@@ -361,7 +361,7 @@ class SpreadCounter:
     def frames(self) -> int:
         return self._index
 
-    def count(self, centre_total: int | None = None) -> SpreadCount:
+    def count(self, centre_total: int | None = None, *, measure: bool = True) -> SpreadCount:
         """The cards present now: spots seen in at least ``min_ratio`` of the recent frames since they appeared.
 
         Spots are read as spreads (chains of cards each within :data:`SPREAD_LINK_MM` of the next). A spread
@@ -418,7 +418,7 @@ class SpreadCounter:
         _strays_to_their_fans(fans, whose)
         self._fans_of_unseen_seats(fans, whose)
         seen = sum(len(spread) for spread, _ in fans)
-        measured = self._measured_fans([spread for spread, _ in fans], whose, centre_total)
+        measured = self._measured_fans([spread for spread, _ in fans], whose, centre_total) if measure else None
         fitted = None if measured is not None else self._fitted([spread for spread, _ in fans], centre_total, seen)
         for i, (spread, cards) in enumerate(fans):
             if measured is not None:

@@ -284,6 +284,55 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
     }
 
 
+def _two_seats_with_fans_measured(measured: dict[str, int], hands: int = 2) -> Referee:
+    """The round above (red-red plays r1-r3, blue-blue b1-b2; r1 lands before any glance saw it), whose fans, had
+    they been handed back, the picture measured as ``measured``; ``hands``: the hand stacks the opening read (one:
+    blue-blue's seat is out of the picture)."""
+    opening = [Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)][:hands]
+    seats = SeatSorter.from_opening(opening, (0, 0))
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue"))
+    count = referee.counter.count
+
+    def measuring(centre_total: int | None = None, *, measure: bool = True) -> SpreadCount:
+        read = count(centre_total, measure=measure)
+        return replace(read, centre=measured, centre_measured=True) if measure else read
+
+    referee.counter.count = measuring  # type: ignore[method-assign]
+    table = ScriptedTable(30.0)
+    plays = [("r1", 0.0, RED), ("b1", 1.0, BLUE), ("r2", 2.0, RED), ("b2", 3.0, BLUE), ("r3", 4.0, RED)]
+    for card, t, _ in plays:
+        table.put(t, card, {"r": (0.0, 0.0), "b": (150.0, 0.0)}[card[0]])
+    table.take_all(5.5)
+    for i, back in enumerate(["red-red"] * 3 + ["blue-blue"] * 2):
+        table.put_back(6.0, back, (i * 14.0, 0.0))
+    row = {card: (60.0 * k, 390.0 if at is RED else -390.0) for k, (card, _, at) in enumerate(plays)}
+    for frame in table.frames(12.0):
+        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
+            faces = tuple(Sighting.face_at(Card.parse(card), row[card]) for card, t, _ in plays if frame.t < t)
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        referee.update(frame)
+    referee.finish()
+    return referee
+
+
+def test_fans_measured_against_what_play_named_at_a_table_showing_every_seat_are_set_aside_for_the_cards_read() -> None:
+    """Play named red-red 2 cards and blue-blue 2 (r1 unnamed): fans measured as 1 and 4 contradict it by two
+    cards (red-red played one more than measured; blue-blue not four, even with r1), so the cards read one by
+    one count, play's names settling whose they are. Measured as 3 and 2, the fans stand; and where a seat is out
+    of the picture, play may have named a card to the wrong seat, and the fans stand too."""
+    contradicted = _two_seats_with_fans_measured({"red-red": 1, "blue-blue": 4})
+    assert contradicted.scored is not None and contradicted.scored.centre == {"red-red": 3, "blue-blue": 2}
+    assert "contradicted the plays seen from the seats (blue-blue 2, red-red 2) by 2 cards" in str(
+        contradicted.warnings[0].message
+    )
+    agreed = _two_seats_with_fans_measured({"red-red": 3, "blue-blue": 2})
+    assert agreed.scored is not None and agreed.scored.centre == {"red-red": 3, "blue-blue": 2}
+    assert not any("contradicted" in w.message for w in agreed.warnings)
+    seat_missing = _two_seats_with_fans_measured({"red-red": 1, "blue-blue": 4}, hands=1)
+    assert seat_missing.scored is not None and seat_missing.scored.centre == {"red-red": 1, "blue-blue": 4}
+
+
 def test_copies_of_a_card_as_many_as_the_players_are_one_each_whoever_was_seen_playing_them():
     r7, b2 = Card.parse("r7"), Card.parse("b2")
     players = ["red-red", "blue-blue"]
