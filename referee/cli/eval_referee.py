@@ -98,7 +98,7 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.errors import SetupError
+    from referee.errors import LigrettoError, SetupError
     from referee.referee_eval import Totals
 
     seeds = parse_seeds(args.seeds)
@@ -122,13 +122,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"eval-referee: {len(seeds) * len(players)} rounds, mode: {mode}", file=sys.stderr)
     rounds = []
     rows = []
+    failed = []
     for count in players:
         for seed in seeds:
-            metrics, row = _one(args, count, seed)
+            try:
+                metrics, row = _one(args, count, seed)
+            except LigrettoError as exc:
+                # one round that cannot be rendered or read costs that round, not those scored already
+                failed.append(f"p{count} s{seed}")
+                print(f"  p{count} s{seed}: not scored: {exc}", file=sys.stderr)
+                continue
             rounds.append(metrics)
             rows.append(row)
+            _write_csv(args.out / "rounds.csv", rows)  # as it goes: an evaluation cut short keeps its rounds
             print(_row_line(row), file=sys.stderr)
-    _write_csv(args.out / "rounds.csv", rows)
+    if not rows:
+        raise LigrettoError(f"no round could be scored ({', '.join(failed)})")
     totals = Totals(rounds)
     print(f"mode: {mode}")
     for line in totals.lines():
@@ -143,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
     if len(players) > 1:
         print(f"  by players:     {_speeds_by_players(rows)}")
     print(f"per-round CSV:    {args.out / 'rounds.csv'}")
+    if failed:
+        print(f"not scored:       {len(failed)} rounds ({', '.join(failed)}): see the messages above")
+        return LigrettoError.exit_code
     return 0
 
 

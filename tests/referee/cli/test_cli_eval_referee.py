@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+import referee.cli.eval_referee
 import referee.cli.main
 from referee.backs import default_boxes
 from referee.cli.eval_referee import _rendered, drawn_backs
+from referee.errors import InputFileError
+from referee.referee_eval import score_round
 
 
 def _args(tmp_path: Path, **settings: object) -> argparse.Namespace:
@@ -47,3 +50,25 @@ def test_drawn_sets_fill_whole_boxes_before_opening_another() -> None:
         assert len(set(sets)) == 6
         assert len({boxes[s] for s in sets[:4]}) == 1 and boxes[sets[4]] == boxes[sets[5]] != boxes[sets[0]]
     assert len({tuple(drawn_backs(4, seed)) for seed in range(20)}) > 3  # the seed draws them
+
+
+def test_a_round_that_cannot_be_read_costs_that_round_not_those_scored(tmp_path, monkeypatch, capsys) -> None:
+    """Seed 2's video is cut short: the rounds of seeds 1 and 3 are still scored, printed and written to the CSV,
+    the broken one is named, and the exit code says not everything was scored."""
+
+    def one(args: argparse.Namespace, players: int, seed: int) -> tuple[object, dict[str, object]]:
+        if seed == 2:
+            raise InputFileError(f"cannot read video p{players}-s{seed}.mp4: truncated")
+        extra = {"players": players, "seed": seed, "video_s": 10.0, "wall_s": 2.0, "speed_x_realtime": 5.0}
+        extra["exit_code"] = 0
+        metrics = score_round([], [], extra=extra)
+        return metrics, metrics.row()
+
+    monkeypatch.setattr(referee.cli.eval_referee, "_one", one)
+    code = referee.cli.main.main(["eval-referee", "--seeds", "1-3", "--players", "4", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "p4 s2: not scored: cannot read video p4-s2.mp4: truncated" in err
+    assert "not scored:       1 rounds (p4 s2)" in out
+    rows = (tmp_path / "rounds.csv").read_text().splitlines()
+    assert [row.split(",")[1] for row in rows[1:]] == ["1", "3"]
