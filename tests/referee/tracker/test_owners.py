@@ -252,18 +252,30 @@ def test_fans_handed_back_and_measured_in_the_picture_are_not_moved_by_the_owner
     }
 
 
-def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_every_strip_reads_one_back() -> None:
-    seats = SeatSorter.from_opening([Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)], (0, 0))
+def _two_seat_round(laid_out: list[str], measured: dict[str, int] | None = None, hands: int = 2) -> Referee:
+    """Red-red plays r1-r3 onto one stack, blue-blue b1-b2 onto another (r1 lands before any glance saw it at its
+    seat), glanced at every 0.5 s; after the stop the centre is spread out as ``laid_out`` reads (one back per
+    strip). ``measured``: the fans' counts, had they been handed back and measured in the picture; ``hands``: the
+    hand stacks the opening read (one: blue-blue's seat is out of the picture)."""
+    opening = [Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)][:hands]
+    seats = SeatSorter.from_opening(opening, (0, 0))
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
     referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue"))
+    if measured is not None:
+        count = referee.counter.count
+
+        def measuring(centre_total: int | None = None, *, measure: bool = True) -> SpreadCount:
+            read = count(centre_total, measure=measure)
+            return replace(read, centre=measured, centre_measured=True) if measure else read
+
+        referee.counter.count = measuring  # type: ignore[method-assign]
     table = ScriptedTable(30.0)
     plays = [("r1", 0.0, RED), ("b1", 1.0, BLUE), ("r2", 2.0, RED), ("b2", 3.0, BLUE), ("r3", 4.0, RED)]
-    stack = {"r": (0.0, 0.0), "b": (150.0, 0.0)}
     for card, t, _ in plays:
-        table.put(t, card, stack[card[0]])
+        table.put(t, card, {"r": (0.0, 0.0), "b": (150.0, 0.0)}[card[0]])
     table.take_all(5.5)
-    for i in range(5):  # every strip of the spread misread as red-red
-        table.put_back(6.0, "red-red", (i * 14.0, 0.0))
+    for i, back in enumerate(laid_out):
+        table.put_back(6.0, back, (i * 14.0, 0.0))
     row = {card: (60.0 * k, 390.0 if at is RED else -390.0) for k, (card, _, at) in enumerate(plays)}
     for frame in table.frames(12.0):
         if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
@@ -271,6 +283,11 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
             referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
         referee.update(frame)
     referee.finish()
+    return referee
+
+
+def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_every_strip_reads_one_back() -> None:
+    referee = _two_seat_round(["red-red"] * 5)  # every strip of the spread misread as red-red
     assert referee.scored is not None
     assert referee.scored.centre == {"red-red": 3, "blue-blue": 2}
     # r1 landed at once, before any glance saw it at its seat: play leaves it unnamed; the fan laid where its stack
@@ -285,35 +302,8 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
 
 
 def _two_seats_with_fans_measured(measured: dict[str, int], hands: int = 2) -> Referee:
-    """The round above (red-red plays r1-r3, blue-blue b1-b2; r1 lands before any glance saw it), whose fans, had
-    they been handed back, the picture measured as ``measured``; ``hands``: the hand stacks the opening read (one:
-    blue-blue's seat is out of the picture)."""
-    opening = [Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)][:hands]
-    seats = SeatSorter.from_opening(opening, (0, 0))
-    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
-    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue"))
-    count = referee.counter.count
-
-    def measuring(centre_total: int | None = None, *, measure: bool = True) -> SpreadCount:
-        read = count(centre_total, measure=measure)
-        return replace(read, centre=measured, centre_measured=True) if measure else read
-
-    referee.counter.count = measuring  # type: ignore[method-assign]
-    table = ScriptedTable(30.0)
-    plays = [("r1", 0.0, RED), ("b1", 1.0, BLUE), ("r2", 2.0, RED), ("b2", 3.0, BLUE), ("r3", 4.0, RED)]
-    for card, t, _ in plays:
-        table.put(t, card, {"r": (0.0, 0.0), "b": (150.0, 0.0)}[card[0]])
-    table.take_all(5.5)
-    for i, back in enumerate(["red-red"] * 3 + ["blue-blue"] * 2):
-        table.put_back(6.0, back, (i * 14.0, 0.0))
-    row = {card: (60.0 * k, 390.0 if at is RED else -390.0) for k, (card, _, at) in enumerate(plays)}
-    for frame in table.frames(12.0):
-        if frame is not None and round(frame.t * 30) % 15 == 0 and frame.t < 5.5:
-            faces = tuple(Sighting.face_at(Card.parse(card), row[card]) for card, t, _ in plays if frame.t < t)
-            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
-        referee.update(frame)
-    referee.finish()
-    return referee
+    """The round above, its strips read as their backs, its fans measured as ``measured``."""
+    return _two_seat_round(["red-red"] * 3 + ["blue-blue"] * 2, measured, hands)
 
 
 def test_fans_measured_against_what_play_named_at_a_table_showing_every_seat_are_set_aside_for_the_cards_read() -> None:
