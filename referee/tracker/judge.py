@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from referee.cards import LOWEST, Card
+from referee.cards import CARD_HEIGHT_MM, LOWEST, Card
 from referee.centre import Action, Centre, Landing, Removal, Stop, TakeBack
 from referee.centre import Together as Simultaneous
 from referee.errors import CentreError
@@ -41,6 +41,11 @@ STRAYED_NEAR_MM = 90.0
 """Where several stacks could have taken a card found lying apart (:meth:`Judge._stack_it_strayed_from`), the one
 within this of where it lay (a card's length) is its stack: a card slapped askew still overlaps the stack it
 was played on."""
+STRAYED_FAR_MM = 2 * CARD_HEIGHT_MM
+"""A card found lying farther than this from the one stack that could have taken it was not played there: it
+lies on a stack the camera never saw (seed 103003, six players: an r2 "not a one" 300 mm from the only red stack,
+an r3 then built on it, lay on an r1 the detector never boxed on a red check cloth; taken for played onto that
+stack, its r3 was too, and the stack's own cards later read as "a wrong number" on it)."""
 RULED_THERE_MM = 40.0
 RULED_THERE_S = 60.0
 """A card ruled "not a one" where it lay, read again this near that place within this long as a new pile's first
@@ -339,8 +344,9 @@ class Judge:
 
     def _stack_it_strayed_from(self, card: Card, near: Placement | None = None) -> tuple[int, tuple[Card, ...]] | None:
         """The open stack of ``card``'s colour it may have been played on with at most
-        :data:`STRAYED_HIDDEN` cards between them unseen, and those cards; None unless exactly one stack may,
-        or, of several, exactly one lies within :data:`STRAYED_NEAR_MM` of ``near`` (where the card lay).
+        :data:`STRAYED_HIDDEN` cards between them unseen, and those cards; None unless exactly one stack may (and
+        lies within :data:`STRAYED_FAR_MM` of ``near``, where the card lay), or, of several, exactly one lies
+        within :data:`STRAYED_NEAR_MM` of it.
         A card "not a one" that the table then built on was played somewhere: on a stack the camera had seen,
         landing apart from it, takes fewer unseen cards than a whole stack nobody saw (seed 99606, eight players:
         a y8 slapped off its y7's stack, then the y9 on it, was a stack y1..y7 invented out of view; seed 99901,
@@ -356,6 +362,8 @@ class Judge:
                 homes.append((stack, between))
         if len(homes) > 1 and near is not None:
             homes = [h for h in homes if (at := h[0].placement) is not None and _apart(at, near) <= STRAYED_NEAR_MM]
+        elif near is not None:
+            homes = [h for h in homes if (at := h[0].placement) is None or _apart(at, near) <= STRAYED_FAR_MM]
         return (homes[0][0].id, homes[0][1]) if len(homes) == 1 else None
 
     def _misread_between(self, book: _PileBook, change: Landed) -> list[Event]:

@@ -96,6 +96,17 @@ def test_a_card_not_a_one_built_on_was_played_on_the_stack_of_its_colour_it_stra
     ]
 
 
+def test_a_card_not_a_one_built_on_far_from_the_one_stack_that_could_have_taken_it_lies_on_a_one_never_seen():
+    # seed 103003, six players: a red 1 never boxed on a red check cloth, an r2 on it ruled "not a one" 300 mm from
+    # the only red stack (an r1), then the r3 on the r2: a stack r1..r3 the camera missed, not the r2 and r3 played
+    # onto the r1 across the table; a card slapped askew lies within a card's height of its stack
+    r1 = Landed(1, Y[1], 1.0, 30, Placement(0.0, 0.0))
+    far = judged(r1, Landed(2, Y[2], 2.0, 60, Placement(300.0, 0.0)), Landed(2, Y[3], 3.0, 90, Placement(301.0, 2.0)))
+    assert far[1:] == [("illegal_play", "y2"), ("stack_started", "y1"), ("card_played", "y2"), ("card_played", "y3")]
+    askew = judged(r1, Landed(2, Y[2], 2.0, 60, Placement(120.0, 0.0)), Landed(2, Y[3], 3.0, 90, Placement(121.0, 2.0)))
+    assert askew[1:] == [("illegal_play", "y2"), ("card_played", "y2"), ("card_played", "y3")]
+
+
 def test_a_card_not_a_one_built_on_far_above_any_stack_of_its_colour_started_a_stack_out_of_view():
     said = judged(*_stack_to(2), Landed(2, Y[7], 7.0, 210), Landed(2, Y[8], 8.0, 240))
     assert said[2:4] == [("illegal_play", "y7"), ("stack_started", "y1")]
