@@ -375,7 +375,8 @@ class SpreadCounter:
         ``centre_total``: the centre's cards as the stacks tell (their heights). Given, and fewer cards seen one
         by one in the centre spreads, the cards missed are filled in where the spreads' lengths say they lie
         (:mod:`referee.tracker.fan_length`), each spread's count shared among its backs as its cards were
-        read."""
+        read. ``measure``: False leaves the fans unmeasured in the picture (:meth:`_measured_fans`), counted as
+        their cards were read (the referee's choice where the measurement contradicts play)."""
         centre: Counter[str] = Counter()
         leftover: Counter[str] = Counter()
         present = [spot for spot in self._spots if self._present(spot)]
