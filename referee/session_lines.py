@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from referee.sightings import Quad
+from referee.sightings import Point, Quad
 from referee.tracker.fan_length import LineLength
 from vision.fan_strips import fan_strips
 from vision.geometry import TableGeometry
@@ -28,10 +28,10 @@ class ImageLineReader:
         self.geometry = geometry
         self.image: np.ndarray | None = None
 
-    def __call__(self, quads: Sequence[Quad], card_mm: float) -> LineLength | None:
-        if self.image is None or self.geometry is None or len(quads) < 2:
+    def __call__(self, quads: Sequence[Quad], card_mm: float, along: Point | None = None) -> LineLength | None:
+        if self.image is None or self.geometry is None or len(quads) < (1 if along is not None else 2):
             return None
-        boxes, axis, mm_per_px = self._in_image(quads)
+        boxes, axis, mm_per_px = self._in_image(quads, along)
         if mm_per_px <= 0:
             return None
         measured = measure_shingles(self.image, boxes, card_mm / mm_per_px, axis)
@@ -58,14 +58,20 @@ class ImageLineReader:
         fan = fan_strips(self.image, boxes, cards, card_mm / mm_per_px, nearby if len(others) else None)
         return None if fan is None else fan.inks
 
-    def _in_image(self, quads: Sequence[Quad]) -> tuple[np.ndarray, np.ndarray, float]:
-        """``quads`` in the picture (N, 4, 2), their centres' main direction there, and millimetres per pixel
-        along it."""
+    def _in_image(self, quads: Sequence[Quad], along: Point | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+        """``quads`` in the picture (N, 4, 2), the line's direction there (``along`` on the table plane, else their
+        centres' main direction), and millimetres per pixel along it."""
         assert self.geometry is not None
         boxes = self.geometry.to_image(np.asarray(quads, np.float64).reshape(-1, 2)).reshape(-1, 4, 2)
         centres = boxes.mean(axis=1)
-        _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
-        axis = vt[0]
         middle = centres.mean(axis=0)
+        if along is not None:
+            on_table = np.asarray(quads, np.float64).reshape(-1, 2).mean(axis=0)
+            step = np.asarray(along, np.float64) / (np.linalg.norm(along) or 1.0)
+            ends = self.geometry.to_image(np.array([on_table, on_table + 20.0 * step]))
+            axis = (ends[1] - ends[0]) / (np.linalg.norm(ends[1] - ends[0]) or 1.0)
+        else:
+            _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+            axis = vt[0]
         ends = self.geometry.to_table(np.array([middle, middle + 20.0 * axis]))
         return boxes, axis, float(np.linalg.norm(ends[1] - ends[0])) / 20.0

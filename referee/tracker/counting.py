@@ -26,6 +26,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from typing import Protocol
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.centre import Stack
@@ -41,6 +42,7 @@ from referee.tracker.fan_length import (
     fill_missing,
     largest_remainders,
     line_count,
+    lone_box_count,
     measured_fan_counts,
     measured_with_one_cut_off,
     shingled_count,
@@ -53,10 +55,15 @@ Sorter = Callable[[Sighting, FrameSightings], "tuple[str, str | None] | None"]
 owner)`` (a leftover spread, its owner's back when the place tells it, e.g. a face-up leftover in front of a
 seat) or None (anything else: a row, a hand stack). Injected, since only the table geometry knows the seats."""
 
-LineReader = Callable[[Sequence[Quad], float], "LineLength | None"]
-"""Measures a line of cards in the latest picture: given its cards' quads on the table plane and a card's extent
-along the line (mm), the line's extent and candidate steps (:class:`referee.tracker.fan_length.LineLength`), or
-None when the picture cannot tell (the line runs out of it). Injected, since only the session has pictures."""
+
+class LineReader(Protocol):
+    """Measures a line of cards in the latest picture: given its cards' quads on the table plane and a card's extent
+    along the line (mm), the line's extent and candidate steps (:class:`referee.tracker.fan_length.LineLength`), or
+    None when the picture cannot tell (the line runs out of it). ``along``: the line's direction on the table plane,
+    for a line boxed as one card (else its cards' centres tell it). Injected, since only the session has
+    pictures."""
+
+    def __call__(self, quads: Sequence[Quad], card_mm: float, along: Point | None = None) -> LineLength | None: ...
 
 
 def sort_by_zone(sighting: Sighting, frame: FrameSightings) -> tuple[str, str | None] | None:
@@ -598,6 +605,8 @@ class SpreadCounter:
         re-counted offline from the replays' own spots and pictures (``out/dev/cntreal.py``): leftovers exact
         102 -> 106 of 122 players, cards miscounted 29 -> 18, no player's count made worse."""
         points = [(spot.x, spot.y) for spot in spread]
+        if self.line_reader is not None and len(spread) == 1:
+            return self._lone_box_cards(spread[0])
         if self.line_reader is None or len(spread) < 2:
             return line_count(points)
         card, measured = self._read_line(spread)
@@ -605,6 +614,29 @@ class SpreadCounter:
         if counted is None or not len(spread) / 2 <= counted <= 2 * len(spread) + 1:
             return line_count(points)
         return counted
+
+    def _lone_box_cards(self, spot: _Spot) -> int:
+        """A leftover line boxed as one card: measured in the picture along the seat's edge of the table (a
+        player lays their leftovers in a line before them, across the line from the middle), see
+        :func:`referee.tracker.fan_length.lone_box_count`; one card where the picture cannot say."""
+        middle = getattr(self.sorter, "middle", None)
+        if self.line_reader is None or middle is None or not spot.quads:
+            return 1
+        along = (middle[1] - spot.y, spot.x - middle[0])
+        norm = math.hypot(*along)
+        if norm == 0:
+            return 1
+        unit = (along[0] / norm, along[1] / norm)
+        spans = sorted(
+            max(x * unit[0] + y * unit[1] for x, y in q) - min(x * unit[0] + y * unit[1] for x, y in q)
+            for q in spot.quads
+        )
+        card = CARD_WIDTH_MM if spans[len(spans) // 2] <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
+        measured = self.line_reader(list(spot.quads), card, along=unit)
+        if measured is None:
+            return 1
+        again = self.line_reader(list(spot.quads), 1.5 * CARD_HEIGHT_MM, along=unit)  # the table sampled farther out
+        return lone_box_count(measured, card, again) if again is not None else 1
 
     def _read_line(self, spread: Sequence[_Spot]) -> tuple[float, LineLength | None]:
         """A card's extent along the spread, and the spread measured in the picture (None: it cannot be)."""

@@ -41,6 +41,19 @@ def test_a_line_in_the_picture_is_measured_in_millimetres_and_counts_its_cards()
     assert shingled_count(line, CARD_WIDTH_MM) == 6
 
 
+def test_a_line_boxed_as_one_card_is_measured_along_the_direction_given_and_shows_the_strip_under_it() -> None:
+    picture, quads = _picture_of_a_line(2, 26.0)
+    reader = ImageLineReader(GEOMETRY)
+    reader.image = picture
+    top = [tuple(map(tuple, quads[-1]))]  # the top card alone was boxed
+    assert reader(top, CARD_WIDTH_MM) is None  # one box: no direction of its own
+    line = reader(top, CARD_WIDTH_MM, along=(1.0, 0.0))
+    assert line is not None
+    assert abs(line.extent - (26.0 + CARD_WIDTH_MM)) < 5 * MM_PER_PX
+    across = reader(top, CARD_HEIGHT_MM, along=(0.0, 1.0))
+    assert across is not None and abs(across.extent - CARD_HEIGHT_MM) < 5 * MM_PER_PX
+
+
 def test_a_line_running_out_of_the_picture_is_not_measured() -> None:
     picture, quads = _picture_of_a_line(6, 29.0, x0_mm=1280 * MM_PER_PX - 120.0)
     reader = ImageLineReader(GEOMETRY)

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from referee.sightings import FrameSightings, Quad, Sighting
+from referee.sightings import FrameSightings, Point, Quad, Sighting
 from referee.tracker.counting import LineReader, SpreadCounter, cross_check
 from referee.tracker.fan_length import LineLength, shingled_count
 from referee.tracker.seats import SeatSorter
@@ -504,6 +504,34 @@ def test_a_measure_that_disagrees_wildly_with_the_boxes_is_not_believed() -> Non
     xs = [-90.0 + 28.0 * i for i in range(4)]
     stripes = LineLength(59.0 + 14 * 6.0, ((6.0, 0.9),))
     assert _counted_with(lambda quads, card: stripes, _line_frames(xs)) == {"red-red": 4}
+
+
+def _lone_card_picture(extent_by_card: dict[float, float], asked: list[Point | None]) -> LineReader:
+    """A picture of a leftover line whose one box the detector found: the extent it shows along the line for the
+    card's extent asked with (which sets how far out the table's colours are taken)."""
+
+    def picture(quads: Sequence[Quad], card: float, along: Point | None = None) -> LineLength:
+        asked.append(along)
+        return LineLength(extent_by_card.get(card, extent_by_card[0.0]), ())
+
+    return picture
+
+
+def test_a_leftover_line_boxed_as_one_card_that_the_picture_shows_a_strip_longer_holds_two() -> None:
+    # red-red's two leftover cards, the second's 26 mm strip under the first never boxed: measured along the
+    # seat's edge of the table (the line from the middle runs across it), whichever way the table is sampled
+    asked: list[Point | None] = []
+    reader = _lone_card_picture({0.0: CARD_WIDTH_MM + 26.0}, asked)
+    assert _counted_with(reader, _line_frames([30.0])) == {"red-red": 2}
+    assert asked and all(a is not None and abs(a[1]) < 0.1 * abs(a[0]) for a in asked)  # along the table's edge
+
+
+def test_a_leftover_card_whose_rim_runs_on_into_a_cloth_like_it_stays_one() -> None:
+    # a white-rimmed card on white dots: the run of non-table colours depends on where the table is sampled
+    wobbly = _lone_card_picture({CARD_WIDTH_MM: CARD_WIDTH_MM + 20.0, 0.0: CARD_WIDTH_MM - 2.0}, [])
+    assert _counted_with(wobbly, _line_frames([30.0])) == {"red-red": 1}
+    alone = _lone_card_picture({0.0: CARD_WIDTH_MM + 1.5}, [])
+    assert _counted_with(alone, _line_frames([30.0])) == {"red-red": 1}
 
 
 def test_the_step_is_the_candidate_repeating_most_strongly_unless_it_leaves_part_of_a_card_over() -> None:
