@@ -39,6 +39,7 @@ from referee.tracker.fan_length import (
     MIN_STEP_MM,
     Fan,
     LineLength,
+    fewest_to_cover,
     fill_missing,
     largest_remainders,
     line_count,
@@ -603,7 +604,12 @@ class SpreadCounter:
         spots' lattice, which counts a card boxed twice twice; and no step may count more cards than a Ligretto
         pile holds. The final counts of 35 rendered two- and four-player rounds (seeds 101000-101033),
         re-counted offline from the replays' own spots and pictures (``out/dev/cntreal.py``): leftovers exact
-        102 -> 106 of 122 players, cards miscounted 29 -> 18, no player's count made worse."""
+        102 -> 106 of 122 players, cards miscounted 29 -> 18, no player's count made worse.
+
+        Counted by its spots, a line the picture bounds still holds at least the fewest cards that run as far as
+        it does (:func:`referee.tracker.fan_length.fewest_to_cover`): one card boxed three times on a line 86 mm
+        long is two cards (seed 101004, four players). A line boxed as one card is measured along the seat's
+        edge of the table (:meth:`_lone_box_cards`)."""
         points = [(spot.x, spot.y) for spot in spread]
         if self.line_reader is not None and len(spread) == 1:
             return self._lone_box_cards(spread[0])
@@ -612,7 +618,9 @@ class SpreadCounter:
         card, measured = self._read_line(spread)
         counted = shingled_count(measured, card, most=LIGRETTO_PILE_SIZE) if measured is not None else None
         if counted is None or not len(spread) / 2 <= counted <= 2 * len(spread) + 1:
-            return line_count(points)
+            counted = line_count(points)
+            if measured is not None and measured.seen:
+                counted = max(counted, fewest_to_cover(measured, card))
         return counted
 
     def _lone_box_cards(self, spot: _Spot) -> int:

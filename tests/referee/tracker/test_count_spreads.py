@@ -526,6 +526,15 @@ def test_a_leftover_line_boxed_as_one_card_that_the_picture_shows_a_strip_longer
     assert asked and all(a is not None and abs(a[1]) < 0.1 * abs(a[0]) for a in asked)  # along the table's edge
 
 
+def test_a_line_its_boxes_count_short_holds_at_least_the_cards_that_run_as_far_as_the_picture_shows() -> None:
+    # two boxes 30 mm apart on a line the picture shows 113 mm long with no step repeating clearly: two cards
+    # cannot run that far each partly over the last (one would step 54 mm); a third's strip went unboxed
+    weak = LineLength(CARD_WIDTH_MM + 54.0, ((26.5, 0.2),))
+    assert _counted_with(lambda quads, card, along=None: weak, _line_frames([30.0, 60.0])) == {"red-red": 3}
+    pale = LineLength(CARD_WIDTH_MM + 54.0, ((26.5, 0.2),), seen=False)  # its extent not bounded by the table
+    assert _counted_with(lambda quads, card, along=None: pale, _line_frames([30.0, 60.0])) == {"red-red": 2}
+
+
 def test_a_leftover_card_whose_rim_runs_on_into_a_cloth_like_it_stays_one() -> None:
     # a white-rimmed card on white dots: the run of non-table colours depends on where the table is sampled
     wobbly = _lone_card_picture({CARD_WIDTH_MM: CARD_WIDTH_MM + 20.0, 0.0: CARD_WIDTH_MM - 2.0}, [])
