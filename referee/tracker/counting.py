@@ -25,7 +25,7 @@ import math
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Protocol
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
@@ -36,6 +36,7 @@ from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
 from referee.sightings import FrameSightings, Point, Quad, Sighting, point_in_polygon, run_direction
 from referee.tracker.fan_length import (
+    MAX_STEP_MM,
     MIN_STEP_MM,
     Fan,
     LineLength,
@@ -619,7 +620,7 @@ class SpreadCounter:
         counted = shingled_count(measured, card, most=LIGRETTO_PILE_SIZE) if measured is not None else None
         if counted is None or not len(spread) / 2 <= counted <= 2 * len(spread) + 1:
             counted = line_count(points)
-            if measured is not None and measured.seen:
+            if measured is not None and measured.seen and _shingled_spots(points):
                 counted = max(counted, fewest_to_cover(measured, card))
         return counted
 
@@ -784,6 +785,19 @@ def _card_along(spread: Sequence[_Spot], keep: Callable[[Quad], bool] | None = N
     count (none kept: side by side, as cards are fanned)."""
     fan = Fan.of([((spot.x, spot.y), tuple(q for q in spot.quads if keep is None or keep(q))) for spot in spread])
     return CARD_WIDTH_MM if fan.card <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
+
+
+def _shingled_spots(points: Sequence[Point]) -> bool:
+    """Whether spots on a line lie no farther apart, neighbour to neighbour, than cards each partly over the last
+    (:data:`~referee.tracker.fan_length.MAX_STEP_MM`): cards laid apart are each boxed, and the run of the line
+    says nothing more (the scripted two-player clip: two leftover cards 79 mm apart).
+
+    >>> _shingled_spots([(0.0, 0.0), (30.0, 2.0), (28.0, 0.0)]), _shingled_spots([(0.0, 0.0), (79.0, 0.0)])
+    (True, False)
+    """
+    angle = run_direction(points)
+    along = sorted(x * math.cos(angle) + y * math.sin(angle) for x, y in points)
+    return all(b - a <= MAX_STEP_MM for a, b in pairwise(along))
 
 
 def _clear_of_edges(quad: Quad, polygon: Sequence[Point], margin: float) -> bool:
