@@ -307,20 +307,23 @@ def _two_seats_with_fans_measured(measured: dict[str, int], hands: int = 2) -> R
 
 
 def test_fans_measured_against_what_play_named_at_a_table_showing_every_seat_are_set_aside_for_the_cards_read() -> None:
-    """Play named red-red 2 cards and blue-blue 2 (r1 unnamed): fans measured as 1 and 4 contradict it by two
-    cards (red-red played one more than measured; blue-blue not four, even with r1), so the cards read one by
-    one count, play's names settling whose they are. Measured as 3 and 2, the fans stand; and where a seat is out
-    of the picture, play may have named a card to the wrong seat, and the fans stand too."""
-    contradicted = _two_seats_with_fans_measured({"red-red": 1, "blue-blue": 4})
+    """Play named red-red 2 cards and blue-blue 2 (r1 unnamed): fans measured as 0 and 5 contradict it by four
+    cards (red-red played two more than measured; blue-blue not five, even with r1), so the cards read one by
+    one count, play's names settling whose they are. Measured as 1 and 4, they contradict it by two, as one card
+    named to the wrong seat would: the fans stand, as they do measured as 3 and 2; and where a seat is out of the
+    picture, play may have named many cards to the wrong seat, and the fans stand too."""
+    contradicted = _two_seats_with_fans_measured({"red-red": 0, "blue-blue": 5})
     assert contradicted.scored is not None and contradicted.scored.centre == {"red-red": 3, "blue-blue": 2}
-    assert "contradicted the plays seen from the seats (blue-blue 2, red-red 2) by 2 cards" in str(
+    assert "contradicted the plays seen from the seats (blue-blue 2, red-red 2) by 4 cards" in str(
         contradicted.warnings[0].message
     )
+    one_misnamed = _two_seats_with_fans_measured({"red-red": 1, "blue-blue": 4})
+    assert one_misnamed.scored is not None and one_misnamed.scored.centre == {"red-red": 1, "blue-blue": 4}
     agreed = _two_seats_with_fans_measured({"red-red": 3, "blue-blue": 2})
     assert agreed.scored is not None and agreed.scored.centre == {"red-red": 3, "blue-blue": 2}
-    assert not any("contradicted" in w.message for w in agreed.warnings)
-    seat_missing = _two_seats_with_fans_measured({"red-red": 1, "blue-blue": 4}, hands=1)
-    assert seat_missing.scored is not None and seat_missing.scored.centre == {"red-red": 1, "blue-blue": 4}
+    assert not any("contradicted" in w.message for w in [*agreed.warnings, *one_misnamed.warnings])
+    seat_missing = _two_seats_with_fans_measured({"red-red": 0, "blue-blue": 5}, hands=1)
+    assert seat_missing.scored is not None and seat_missing.scored.centre == {"red-red": 0, "blue-blue": 5}
 
 
 def test_copies_of_a_card_as_many_as_the_players_are_one_each_whoever_was_seen_playing_them():
