@@ -612,8 +612,8 @@ class SpreadCounter:
         long is two cards (seed 101004, four players). A line boxed as one card is measured along the seat's
         edge of the table (:meth:`_lone_box_cards`)."""
         points = [(spot.x, spot.y) for spot in spread]
-        if self.line_reader is not None and len(spread) == 1:
-            return self._lone_box_cards(spread[0])
+        if self.line_reader is not None and self._stray_cards(spread) == 1:
+            return self._lone_box_cards(spread)
         if self.line_reader is None or len(spread) < 2:
             return line_count(points)
         card, measured = self._read_line(spread)
@@ -624,27 +624,30 @@ class SpreadCounter:
                 counted = max(counted, fewest_to_cover(measured, card))
         return counted
 
-    def _lone_box_cards(self, spot: _Spot) -> int:
-        """A leftover line boxed as one card: measured in the picture along the seat's edge of the table (a
-        player lays their leftovers in a line before them, across the line from the middle), see
+    def _lone_box_cards(self, spread: Sequence[_Spot]) -> int:
+        """A leftover line boxed as one card (one spot, or several no farther apart than one card's boxes lie): its
+        spots give it no direction, so it is measured in the picture along the seat's edge of the table (a player
+        lays their leftovers in a line before them, across the line from the middle), see
         :func:`referee.tracker.fan_length.lone_box_count`; one card where the picture cannot say."""
         middle = getattr(self.sorter, "middle", None)
-        if self.line_reader is None or middle is None or not spot.quads:
+        quads = [quad for spot in spread for quad in spot.quads]
+        if self.line_reader is None or middle is None or not quads:
             return 1
-        along = (middle[1] - spot.y, spot.x - middle[0])
+        x, y = sum(spot.x for spot in spread) / len(spread), sum(spot.y for spot in spread) / len(spread)
+        along = (middle[1] - y, x - middle[0])
         norm = math.hypot(*along)
         if norm == 0:
             return 1
         unit = (along[0] / norm, along[1] / norm)
         spans = sorted(
-            max(x * unit[0] + y * unit[1] for x, y in q) - min(x * unit[0] + y * unit[1] for x, y in q)
-            for q in spot.quads
+            max(px * unit[0] + py * unit[1] for px, py in q) - min(px * unit[0] + py * unit[1] for px, py in q)
+            for q in quads
         )
         card = CARD_WIDTH_MM if spans[len(spans) // 2] <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
-        measured = self.line_reader(list(spot.quads), card, along=unit)
+        measured = self.line_reader(quads, card, along=unit)
         if measured is None:
             return 1
-        again = self.line_reader(list(spot.quads), 1.5 * CARD_HEIGHT_MM, along=unit)  # the table sampled farther out
+        again = self.line_reader(quads, 1.5 * CARD_HEIGHT_MM, along=unit)  # the table sampled farther out
         return lone_box_count(measured, card, again) if again is not None else 1
 
     def _read_line(self, spread: Sequence[_Spot]) -> tuple[float, LineLength | None]:
