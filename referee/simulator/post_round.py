@@ -32,6 +32,13 @@ LINE_GAP_MM = 8.0
 """The gap between two lines of a grouped spread."""
 MOVE_SECONDS = 0.3
 PACE_SECONDS = 0.06
+LEFTOVER_STEP = (0.75, 1.3)
+LEFTOVER_SHIFT_MM = 15.0
+LEFTOVER_TURN_DEG = 2.5
+"""Each player lays their leftovers their own way: each card about half over the last, at a step of two spread
+steps times a share drawn per player in ``LEFTOVER_STEP`` (21-36 mm), the line's middle up to
+``LEFTOVER_SHIFT_MM`` to one side of theirs, each card turned a little (``LEFTOVER_TURN_DEG``, one sigma): a
+referee that counts them must not count on one hand's habits."""
 LEFTOVER_FACES = ("down", "up", "either")
 """How leftovers are laid out: back up (``down``, the protocol players are asked to follow), face up, or
 either way, drawn per player (a table that ignores the protocol)."""
@@ -61,16 +68,21 @@ def lay_out_leftovers(
     face: str = "down",
 ) -> list[Move]:
     """Moves laying each player's Ligretto-pile leftovers in a line in front of them, ``face`` one of
-    :data:`LEFTOVER_FACES`; each card lies two spread steps from the last, so its back (or face) shows."""
+    :data:`LEFTOVER_FACES`; each card lies a step from the last (:data:`LEFTOVER_STEP`), so its back (or face)
+    shows."""
     if face not in LEFTOVER_FACES:
         raise ValueError(f"leftovers lie {' or '.join(LEFTOVER_FACES)}, not {face!r}")
     moves: list[Move] = []
     for seat in table.seats:
         cards = piles.get(seat.back, ())
         side = face if face != "either" else ("up" if rng.random() < 0.5 else "down")
-        first = -(len(cards) - 1) / 2 * 2 * SPREAD_STEP_MM
+        if not cards:
+            continue
+        step = 2 * SPREAD_STEP_MM * rng.uniform(*LEFTOVER_STEP)
+        first = rng.uniform(-LEFTOVER_SHIFT_MM, LEFTOVER_SHIFT_MM) - (len(cards) - 1) / 2 * step
         for i, card in enumerate(reversed(cards)):
-            placement = seat.local(first + i * 2 * SPREAD_STEP_MM, 1.15 * CARD_HEIGHT_MM)
+            turn = rng.gauss(0.0, LEFTOVER_TURN_DEG)
+            placement = seat.local(first + i * step, 1.15 * CARD_HEIGHT_MM, turn)
             t = start + i * PACE_SECONDS
             moves.append(Move(t, t + MOVE_SECONDS, seat.back, card, "pile", "leftover", placement, side))
     return moves

@@ -13,7 +13,7 @@ from referee.errors import SetupError
 from referee.events import CardPlayed, Conflict, IllegalPlay, StackStarted
 from referee.rules import RuleSettings, row_size
 from referee.simulator import MistakeRates, Round, SimSettings
-from referee.simulator.post_round import LINE_LENGTH, CentreStack, spread_centre
+from referee.simulator.post_round import LEFTOVER_STEP, LINE_LENGTH, SPREAD_STEP_MM, CentreStack, spread_centre
 from referee.simulator.table import CARD_REACH_MM, JITTER_ANGLE_DEG, JITTER_OFFSET, STACK_GAP_MM, Table
 
 BACKS = Catalogue.default().ids
@@ -170,6 +170,20 @@ def test_each_leftover_back_shows_a_strip_beside_the_last_one():
     for placements in by_owner.values():
         gaps = [distance(a, b) for a, b in itertools.pairwise(placements)]
         assert all(CARD_WIDTH_MM / 3 < gap < CARD_WIDTH_MM for gap in gaps)
+
+
+def test_players_lay_their_leftovers_each_their_own_way_at_steps_a_back_still_shows_at():
+    result = Round(BACKS[:8], seed=4).play()
+    by_owner: dict[str, list] = {}
+    for move in _leftover_moves(result):
+        by_owner.setdefault(move.back, []).append(move.placement)
+    lines = [placements for placements in by_owner.values() if len(placements) >= 2]
+    steps = [distance(line[0], line[1]) for line in lines]
+    assert len(lines) >= 3 and max(steps) - min(steps) > 3.0  # not one hand's habit
+    low, high = (2 * SPREAD_STEP_MM * share for share in LEFTOVER_STEP)
+    assert all(low - 1.0 < step < high + 1.0 for step in steps)
+    turns = {round(p.angle, 3) for line in lines for p in line}
+    assert len(turns) > len(lines)  # cards of one line lie a little askew, not all alike
 
 
 @pytest.mark.parametrize(("setting", "faces"), [("up", {"up"}), ("down", {"down"}), ("either", {"up", "down"})])
