@@ -54,15 +54,6 @@ ruled again. On a blue check cloth the detector held the blue stacks for moments
 players): b8, b2 and b4 were each ruled "not a one" two or three times, 1-5 mm from their first ruling, 4-16 s
 apart, nine false rulings for the three cards; in 304 other replays kept on the development machine (72 rounds of
 2, 4 and 8 players, by this and earlier code) no card was ruled so twice."""
-BURIED_THERE_MM = 5.0
-BURIED_THERE_DEG = 5.0
-"""A card read on its pile where that pile's own copy of it lies under the top, to within this (the camera's
-noise), is that copy showing, the cards above it lifted or hidden, not a second copy slapped down (a slapped card
-lands anywhere within a sixth of a card and 20 degrees of its stack): it is not ruled. Rendered rounds: an r3 read
-on its pile 2.4 mm and 1.8 degrees from where it had been played, two cards below the top (seed 105006, four
-players), and an r1 1.5 mm and 3.0 degrees from its stack's own (seed 103003, six players), were each ruled "a
-wrong number"; the true duplicates said (illegal plays of a card the stack held) lay 4.2 mm and 8.2 degrees, 6.3
-mm and 8.1 degrees from it. Of the true illegal duplicates rendered, about one in fourteen lands this near."""
 TWINS_VOUCH_FOR = 2
 """The most cards between a stack's top and copies of one card that land on it at once that those copies vouch
 for (see :meth:`Judge._twins_vouch`)."""
@@ -224,10 +215,6 @@ class Judge:
             book.loose.append((change.card, self._height(book)))
             book.quiet.append(change.card)
             return []
-        if self._buried_showing(book, change):
-            book.loose.append((change.card, self._height(book)))
-            book.quiet.append(change.card)
-            return []
         if book.stack is None and self._ruled_there_before(landing):
             self._ruled_alone.append(landing)  # the time runs from its latest finding
             book.loose.append((change.card, 0))
@@ -254,20 +241,6 @@ class Judge:
             if Violation.NOT_A_ONE in play.ruling.violations and landing.placement is not None:
                 self._ruled_alone.append(landing)
         return events
-
-    def _buried_showing(self, book: _PileBook, change: Landed) -> bool:
-        """Whether ``change``'s card is its pile's own copy, under the top, showing where it lies
-        (:data:`BURIED_THERE_MM`)."""
-        if book.stack is None or change.placement is None:
-            return False
-        at = change.placement
-        return any(
-            below.card == change.card
-            and below.placement is not None
-            and _apart(below.placement, at) <= BURIED_THERE_MM
-            and abs((below.placement.angle - at.angle + 180.0) % 360.0 - 180.0) <= BURIED_THERE_DEG
-            for below in self.centre.stack(book.stack).cards[:-1]
-        )
 
     def _ruled_there_before(self, landing: Landing) -> bool:
         """Whether ``landing``'s card was ruled "not a one" where it lies now, lately (:data:`RULED_THERE_MM`)."""
