@@ -185,6 +185,17 @@ class IllegalPlay(_Landing):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RulingWithdrawn(Event):
+    """An illegal play said earlier, taken back by the referee: what came after showed the card played legally
+    (a "not a one" built on, lying on a 1 the camera never saw; a "wrong number" on cards played unseen under a
+    hand). ``t``, ``card`` and ``stack`` are the withdrawn ruling's; ``ruled`` its reason; the play that explains
+    the card follows in the log."""
+
+    type: ClassVar[str] = "ruling_withdrawn"
+    ruled: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class CardTakenBack(Event):
     type: ClassVar[str] = "card_taken_back"
     back: str | None = None

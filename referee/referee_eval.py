@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import Card
-from referee.events import CardPlayed, CardTakenBack, Conflict, Event, IllegalPlay, RoundScored, StackStarted
+from referee.events import (
+    CardPlayed,
+    CardTakenBack,
+    Conflict,
+    Event,
+    IllegalPlay,
+    RoundScored,
+    RulingWithdrawn,
+    StackStarted,
+)
 
 WINDOW_S = 0.5
 MIN_VIEW_SHARE = 0.5
@@ -179,7 +188,11 @@ def score_round(
     events = [e for e, _ in said]
     plays = score_plays(truth, events, window)
     true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
-    said_illegal = [(e, at) for e, at in said if isinstance(e, IllegalPlay)]
+    # an illegal play the referee withdrew (its card shown played legally after all) is not one it stands by
+    withdrawn = {(e.card, round(e.t, 4)) for e in events if isinstance(e, RulingWithdrawn)}
+    said_illegal = [
+        (e, at) for e, at in said if isinstance(e, IllegalPlay) and (e.card, round(e.t, 4)) not in withdrawn
+    ]
     pairs = _pairs(true_illegal, [e for e, _ in said_illegal], window)
     latencies = tuple(said_illegal[j][1] - true_illegal[i].t for i, j in pairs)
     true_conflicts = [e for e in truth if isinstance(e, Conflict)]

@@ -32,6 +32,7 @@ body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
 h1{margin-bottom:.2em} .verdict{font-size:1.1em;margin:.5em 0 1.5em}
 table{border-collapse:collapse;margin:.5em 0 1.5em} td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}
 th{background:#f3f3f3} td.num{text-align:right} .illegal_play,.conflict{background:#fde8e8}
+.ruling_withdrawn{background:#e8f4fd}
 .round_stopped,.round_scored{background:#e8f0fd} .warn{color:#a33} img{display:block;max-width:240px}
 .stack{margin:.3em 0} .card{display:inline-block;padding:0 .3em;margin:0 .1em;border-radius:3px;color:#fff}
 .red{background:#c62828}.yellow{background:#d4a600}.green{background:#2e7d32}.blue{background:#1565c0}
@@ -105,11 +106,14 @@ def _stacks(timeline: Sequence[tuple[Event, bytes | None]], stacks: Sequence[Map
         for card, who in zip(stack.get("cards", []), stack.get("owners") or [], strict=False)
         if who
     }
+    withdrawn = {(str(event.card), event.t) for event, _ in timeline if event.type == "ruling_withdrawn"}
     history: dict[int, list[str]] = {}
     for event, _ in timeline:
         if event.stack is None or event.type not in ("stack_started", "card_played", "illegal_play", "conflict"):
             continue
         mark = "" if event.type in ("stack_started", "card_played") else f" ({event.type.replace('_', ' ')})"
+        if event.type == "illegal_play" and (str(event.card), event.t) in withdrawn:
+            mark = " (ruling withdrawn)"
         if not mark and (event.stack, str(event.card)) in owner:
             mark = f" ({owner[(event.stack, str(event.card))]})"
         history.setdefault(event.stack, []).append(f"{event.t:.1f}s {_card(event)}{_e(mark)}")

@@ -35,6 +35,7 @@ from referee.events import (
     RoundScored,
     RoundStarted,
     RoundStopped,
+    RulingWithdrawn,
     StackRemoved,
     StackStarted,
 )
@@ -63,6 +64,7 @@ class EventVisitor(Generic[T]):
     def visit_card_played(self, event: CardPlayed) -> None: ...
     def visit_illegal_play(self, event: IllegalPlay) -> None: ...
     def visit_card_taken_back(self, event: CardTakenBack) -> None: ...
+    def visit_ruling_withdrawn(self, event: RulingWithdrawn) -> None: ...
     def visit_conflict(self, event: Conflict) -> None: ...
     def visit_stack_removed(self, event: StackRemoved) -> None: ...
     def visit_round_stopped(self, event: RoundStopped) -> None: ...
@@ -243,6 +245,10 @@ class CentreBuilder(EventVisitor[Centre]):
         if self._consume_echo(event):
             return
         self.centre.take_back(_card(event), stack=event.stack, back=event.back, t=event.t, frame=event.frame)
+
+    def visit_ruling_withdrawn(self, event: RulingWithdrawn) -> None:
+        # the card was never an illegal one lying on the table: off the board, so the play that follows is judged
+        self.centre.take_back(_card(event), stack=event.stack, t=event.t, frame=event.frame)
 
     def visit_conflict(self, event: Conflict) -> None:
         if len(event.cards) < 2:

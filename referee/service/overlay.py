@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.events import IllegalPlay
+from referee.events import IllegalPlay, RulingWithdrawn
 from referee.sightings import card_quad
 from referee.tracker import Referee
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
@@ -29,10 +29,12 @@ def overlay_state(referee: Referee | None, geometry: TableGeometry | None, t: fl
         stack = centre[stack_id]
         marks.append(StackMark(stack_id, str(stack.top), stack.height, tuple(map(tuple, quad.tolist()))))
     illegal = []
-    for event in reversed(referee.events[-50:]):
+    recent = referee.events[-50:]
+    withdrawn = {(e.card, e.t) for e in recent if isinstance(e, RulingWithdrawn)}
+    for event in reversed(recent):
         if t - event.t > ILLEGAL_SHOWN_S:
             break
-        if isinstance(event, IllegalPlay) and event.placement is not None:
+        if isinstance(event, IllegalPlay) and event.placement is not None and (event.card, event.t) not in withdrawn:
             x, y = geometry.to_image([[event.placement.x, event.placement.y]])[0]
             illegal.append(IllegalMark(str(event.card), event.reason, (float(x), float(y))))
     return OverlayState(t, tuple(marks), tuple(illegal), str(referee.phase))

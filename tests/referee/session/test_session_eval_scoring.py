@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from referee.cards import Card
-from referee.events import CardPlayed, CardTakenBack, Conflict, IllegalPlay, RoundScored, StackStarted
+from referee.events import (
+    CardPlayed,
+    CardTakenBack,
+    Conflict,
+    IllegalPlay,
+    RoundScored,
+    RulingWithdrawn,
+    StackStarted,
+)
 from referee.referee_eval import Totals, illegal_in_view, score_round
 
 TRUTH = [
@@ -126,3 +134,14 @@ def test_illegal_plays_taken_back_unseen_under_the_hand_are_told_apart_from_thos
     assert (caught_b7.illegal_in_view.right, caught_b7.illegal_in_view.truth) == (1, 1)
     assert any("in view" in line and "1 of the 1" in line for line in Totals([caught_b7]).lines())
     assert caught_b7.row()["illegal_in_view_truth"] == 1
+
+
+def test_an_illegal_play_the_referee_withdrew_is_not_one_it_said():
+    # a "not a one" r4 said at 6.0, withdrawn at 6.7 when play showed it lay on cards the camera never saw
+    wrong = IllegalPlay(t=6.0, stack=None, card=Card.parse("r4"), reason="not_a_one")
+    right = IllegalPlay(t=4.1, stack=1, card=Card.parse("r5"), reason="wrong_number")
+    said = [*RIGHT_PLAYS, (right, 4.3), (wrong, 6.2)]
+    assert score_round(TRUTH, said).illegal.said == 2
+    withdrawn = RulingWithdrawn(t=6.0, stack=None, card=Card.parse("r4"), ruled="not_a_one")
+    metrics = score_round(TRUTH, [*said, (withdrawn, 6.7)])
+    assert (metrics.illegal.said, metrics.illegal.right) == (1, 1)

@@ -9,6 +9,7 @@ from referee.tracker import Referee
 from referee.tracker.judge import Judge
 from referee.tracker.stacks import Landed, Together
 from referee.tracker.synthetic import Noise, ScriptedTable
+from referee.visitors import CentreBuilder, replay
 
 Y = {n: Card.parse(f"y{n}") for n in range(1, 11)}
 
@@ -146,3 +147,19 @@ def test_a_card_on_an_empty_spot_with_a_card_two_below_read_there_is_still_not_a
 
 def test_a_card_on_an_empty_spot_read_alone_is_not_a_one():
     assert judged(Landed(2, Y[3], 2.0, 60)) == [("illegal_play", "y3")]
+
+
+def test_a_ruling_that_play_explains_moments_later_is_withdrawn_before_the_play_is_said():
+    # an r2 "not a one" 300 mm from the only red stack, then the r3 on it: it lay on a 1 the camera never saw; the
+    # table hears the ruling withdrawn, and the log replays through the rules without a disagreement
+    table = ScriptedTable(30.0)
+    table.put(1.0, "y1", (0.0, 0.0))
+    table.put(2.0, "y2", (300.0, 0.0))
+    table.put(3.0, "y3", (301.0, 2.0))
+    referee = Referee()
+    for frame in table.frames(4.5, Noise()):
+        referee.update(frame)
+    said = [(e.type, str(e.card), e.t) for e in referee.events]
+    assert said[1] == ("illegal_play", "y2", 2.0)
+    assert said[3:5] == [("ruling_withdrawn", "y2", 2.0), ("card_played", "y2", 2.0)]
+    assert replay(referee.events, CentreBuilder(strict=False)).stack(2).top == Y[3]
