@@ -645,8 +645,8 @@ class SpreadCounter:
         )
         card = CARD_WIDTH_MM if spans[len(spans) // 2] <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
         measured = self.line_reader(quads, card, along=unit)
-        if measured is None:
-            return 1
+        if measured is None or lone_box_count(measured, card) == 1:
+            return 1  # one card (most lone boxes): no second look needed
         again = self.line_reader(quads, 1.5 * CARD_HEIGHT_MM, along=unit)  # the table sampled farther out
         return lone_box_count(measured, card, again) if again is not None else 1
 
