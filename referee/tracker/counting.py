@@ -639,11 +639,7 @@ class SpreadCounter:
         if norm == 0:
             return 1
         unit = (along[0] / norm, along[1] / norm)
-        spans = sorted(
-            max(px * unit[0] + py * unit[1] for px, py in q) - min(px * unit[0] + py * unit[1] for px, py in q)
-            for q in quads
-        )
-        card = CARD_WIDTH_MM if spans[len(spans) // 2] <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
+        card = _card_along(spread, axis=unit)
         measured = self.line_reader(quads, card, along=unit)
         if measured is None or lone_box_count(measured, card) == 1:
             return 1  # one card (most lone boxes): no second look needed
@@ -782,11 +778,14 @@ def _one_card(spread: Sequence[_Spot]) -> bool:
     return all(math.dist((a.x, a.y), (b.x, b.y)) <= ONE_CARD_MM for a in spread for b in spread)
 
 
-def _card_along(spread: Sequence[_Spot], keep: Callable[[Quad], bool] | None = None) -> float:
+def _card_along(
+    spread: Sequence[_Spot], keep: Callable[[Quad], bool] | None = None, axis: Point | None = None
+) -> float:
     """A card's extent along a line of cards (mm): cards shingled side by side show their long side across the
     line, so their short side runs along it; cards laid end to end, their long side. ``keep``: which outlines
-    count (none kept: side by side, as cards are fanned)."""
-    fan = Fan.of([((spot.x, spot.y), tuple(q for q in spot.quads if keep is None or keep(q))) for spot in spread])
+    count (none kept: side by side, as cards are fanned); ``axis``: the line's direction, where its spots give none."""
+    quads = [((spot.x, spot.y), tuple(q for q in spot.quads if keep is None or keep(q))) for spot in spread]
+    fan = Fan.of(quads, axis)
     return CARD_WIDTH_MM if fan.card <= 0.5 * (CARD_WIDTH_MM + CARD_HEIGHT_MM) else CARD_HEIGHT_MM
 
 

@@ -54,17 +54,18 @@ class Fan:
     line: bool
 
     @classmethod
-    def of(cls, cards: Sequence[tuple[Point, Sequence[Quad]]]) -> Fan:
-        """From each card's centre and the quads it was seen through (a few recent ones: a median is taken)."""
+    def of(cls, cards: Sequence[tuple[Point, Sequence[Quad]]], axis: Point | None = None) -> Fan:
+        """From each card's centre and the quads it was seen through (a few recent ones: a median is taken), along
+        ``axis`` (a unit direction) or, by default, the direction the centres run in."""
         centres = np.array([c for c, _ in cards], np.float64)
-        axis = _axis(centres)
-        across = np.array([-axis[1], axis[0]])
+        along_axis = _axis(centres) if axis is None else np.asarray(axis, np.float64)
+        across = np.array([-along_axis[1], along_axis[0]])
         lows, highs, widths = [], [], []
         for _, quads in cards:
             if not quads:
                 continue
             corners = np.array(quads, np.float64)  # (q, 4, 2)
-            along, side = corners @ axis, corners @ across
+            along, side = corners @ along_axis, corners @ across
             lows.append(float(np.median(along.min(axis=1))))
             highs.append(float(np.median(along.max(axis=1))))
             widths.append(float(np.median(side.max(axis=1) - side.min(axis=1))))
@@ -247,7 +248,7 @@ def fewest_to_cover(line: LineLength, card: float) -> int:
     were boxed: the strip of a card under another went unboxed, or two strips were boxed as one. Four-player
     rounds (seeds 104001, 104006, 103014 with drawn sets): four lines of two cards, each boxed once, measured
     22-28 mm beyond their card; 62 rendered rounds of 2-8 players re-counted offline from their replays' last
-    pictures (a development script): leftovers exact 171 -> 183 of 266 players (cards miscounted 281 -> 266),
+    pictures (a development script): leftovers exact 171 -> 183 of 266 players (cards miscounted 281 -> 264),
     none made worse.
 
     >>> [fewest_to_cover(LineLength(59.0 + span, ()), card=59.0) for span in (4.0, 27.0, 49.0, 54.0, 120.0)]
