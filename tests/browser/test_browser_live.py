@@ -291,3 +291,28 @@ def test_the_sample_round_alerts_within_300_ms_of_its_illegal_play_and_takes_cou
         )
         assert totals == scored["scores"]
         browser.close()
+
+
+def test_a_ruling_withdrawn_turns_the_alert_green_and_says_the_card_was_played_legally(server: str) -> None:
+    # the referee's feed as the page receives it: an r2 "not a one", then that ruling withdrawn (the r2 was built
+    # on: it lay on a 1 the camera never saw)
+    sync_api = _need_browser()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+        page.goto(server + "/")
+        page.wait_for_selector("#connection[data-state=open]")
+        page.wait_for_function("live === true")
+        feed = """([type, extra]) => onMessage({kind: "event", seq: 90000 + (type === "illegal_play" ? 1 : 2),
+            round: 1, epoch: 0, event: {t: 4.0, frame: 120, type, stack: null, card: {colour: "red", number: 2},
+            ...extra}})"""
+        page.evaluate(feed, ["illegal_play", {"reason": "not_a_one"}])
+        assert page.inner_text("#alert-title") == "ILLEGAL PLAY"
+        assert page.inner_text("#alert-text") == "red 2 in the centre"
+        page.evaluate(feed, ["ruling_withdrawn", {"ruled": "not_a_one"}])
+        assert page.inner_text("#alert-title") == "RULING WITHDRAWN"
+        assert page.inner_text("#alert-text") == "red 2 was played legally after all"
+        assert page.eval_on_selector("#alert", "el => el.hasAttribute('data-withdrawn') && !el.hidden")
+        logged = page.eval_on_selector("#event-log li.ruling_withdrawn", "el => el.textContent")
+        assert logged.endswith("not_a_one withdrawn")
+        browser.close()

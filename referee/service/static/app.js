@@ -117,11 +117,13 @@ function showAlert(message) {
   const event = message.event;
   const where = event.stack != null ? `on stack ${event.stack}` : "in the centre";
   const who = event.back ? ` (${nameOf(event.back)})` : "";
+  $("alert-title").textContent = "ILLEGAL PLAY";
   $("alert-text").textContent = `${cardLong(event.card)} ${where}${who}`;
   $("alert-detail").textContent = [REASONS[event.reason] || event.reason, shouldHaveBeen(event)]
     .filter(Boolean).join(": ");
   const box = $("alert");
   box.dataset.seq = message.seq;
+  delete box.dataset.withdrawn;
   box.hidden = false;
   const shown = Date.now() / 1000;
   const alert = {
@@ -136,6 +138,19 @@ function showAlert(message) {
   showAlert.timer = setTimeout(() => { box.hidden = true; }, 8000);
 }
 
+// An illegal play that what came next explained (a card "not a one" then built on: it lay on a 1 the camera
+// never saw): the table is told it was taken back, in green, for a few seconds.
+function withdrawAlert(message) {
+  const box = $("alert");
+  $("alert-title").textContent = "RULING WITHDRAWN";
+  $("alert-text").textContent = `${cardLong(message.event.card)} was played legally after all`;
+  $("alert-detail").textContent = "on cards the camera did not see";
+  box.dataset.withdrawn = "";
+  box.hidden = false;
+  clearTimeout(showAlert.timer);
+  showAlert.timer = setTimeout(() => { box.hidden = true; }, 5000);
+}
+
 $("alert-dismiss").addEventListener("click", () => { $("alert").hidden = true; });
 
 // ------------------------------------------------------------------------------------------------- events
@@ -146,6 +161,7 @@ function logEvent(message) {
   if (event.stack != null) bits.push(`#${event.stack}`);
   if (event.card) bits.push(cardText(event.card));
   if (event.reason) bits.push(event.reason);
+  if (event.ruled) bits.push(`${event.ruled} withdrawn`);
   if (event.scores) bits.push(Object.entries(event.scores).map(([b, s]) => `${nameOf(b)} ${s}`).join(", "));
   const log = $("event-log");
   log.prepend(el("li", { class: event.type }, bits.join("  ")));
@@ -161,6 +177,7 @@ function onMessage(message) {
   if (message.kind === "event") {
     lastSeq = Math.max(lastSeq, message.seq);
     if (live && message.event.type === "illegal_play") showAlert(message);  // first: nothing may hold it up
+    if (live && message.event.type === "ruling_withdrawn") withdrawAlert(message);
     window.ligretto.events.push(message);
     logEvent(message);
     if (message.event.type === "round_scored") loadSessions().catch(() => {});
