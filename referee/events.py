@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import IO, Any, ClassVar
@@ -193,6 +193,19 @@ class RulingWithdrawn(Event):
 
     type: ClassVar[str] = "ruling_withdrawn"
     ruled: str = ""
+
+
+def withdrawn_rulings(events: Iterable[Event]) -> Callable[[Event], bool]:
+    """Whether an event of ``events`` is an illegal play that a later ``ruling_withdrawn`` took back (the same card
+    at the same time).
+
+    >>> r2 = Card.parse("r2")
+    >>> ruled = IllegalPlay(t=4.0, card=r2, reason="not_a_one")
+    >>> withdrawn_rulings([ruled, RulingWithdrawn(t=4.0, card=r2, ruled="not_a_one")])(ruled)
+    True
+    """
+    taken = {(e.card, round(e.t, 4)) for e in events if isinstance(e, RulingWithdrawn)}
+    return lambda event: isinstance(event, IllegalPlay) and (event.card, round(event.t, 4)) in taken
 
 
 @dataclass(frozen=True, kw_only=True)

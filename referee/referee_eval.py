@@ -37,8 +37,8 @@ from referee.events import (
     Event,
     IllegalPlay,
     RoundScored,
-    RulingWithdrawn,
     StackStarted,
+    withdrawn_rulings,
 )
 
 WINDOW_S = 0.5
@@ -189,10 +189,8 @@ def score_round(
     plays = score_plays(truth, events, window)
     true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
     # an illegal play the referee withdrew (its card shown played legally after all) is not one it stands by
-    withdrawn = {(e.card, round(e.t, 4)) for e in events if isinstance(e, RulingWithdrawn)}
-    said_illegal = [
-        (e, at) for e, at in said if isinstance(e, IllegalPlay) and (e.card, round(e.t, 4)) not in withdrawn
-    ]
+    withdrawn = withdrawn_rulings(events)
+    said_illegal = [(e, at) for e, at in said if isinstance(e, IllegalPlay) and not withdrawn(e)]
     pairs = _pairs(true_illegal, [e for e, _ in said_illegal], window)
     latencies = tuple(said_illegal[j][1] - true_illegal[i].t for i, j in pairs)
     true_conflicts = [e for e in truth if isinstance(e, Conflict)]

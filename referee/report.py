@@ -25,7 +25,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.events import Event
+from referee.events import Event, withdrawn_rulings
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
@@ -106,13 +106,13 @@ def _stacks(timeline: Sequence[tuple[Event, bytes | None]], stacks: Sequence[Map
         for card, who in zip(stack.get("cards", []), stack.get("owners") or [], strict=False)
         if who
     }
-    withdrawn = {(str(event.card), event.t) for event, _ in timeline if event.type == "ruling_withdrawn"}
+    withdrawn = withdrawn_rulings(event for event, _ in timeline)
     history: dict[int, list[str]] = {}
     for event, _ in timeline:
         if event.stack is None or event.type not in ("stack_started", "card_played", "illegal_play", "conflict"):
             continue
         mark = "" if event.type in ("stack_started", "card_played") else f" ({event.type.replace('_', ' ')})"
-        if event.type == "illegal_play" and (str(event.card), event.t) in withdrawn:
+        if withdrawn(event):
             mark = " (ruling withdrawn)"
         if not mark and (event.stack, str(event.card)) in owner:
             mark = f" ({owner[(event.stack, str(event.card))]})"

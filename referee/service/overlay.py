@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.events import IllegalPlay, RulingWithdrawn
+from referee.events import IllegalPlay, withdrawn_rulings
 from referee.sightings import card_quad
 from referee.tracker import Referee
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
@@ -30,11 +30,11 @@ def overlay_state(referee: Referee | None, geometry: TableGeometry | None, t: fl
         marks.append(StackMark(stack_id, str(stack.top), stack.height, tuple(map(tuple, quad.tolist()))))
     illegal = []
     recent = referee.events[-50:]
-    withdrawn = {(e.card, e.t) for e in recent if isinstance(e, RulingWithdrawn)}
+    withdrawn = withdrawn_rulings(recent)
     for event in reversed(recent):
         if t - event.t > ILLEGAL_SHOWN_S:
             break
-        if isinstance(event, IllegalPlay) and event.placement is not None and (event.card, event.t) not in withdrawn:
+        if isinstance(event, IllegalPlay) and event.placement is not None and not withdrawn(event):
             x, y = geometry.to_image([[event.placement.x, event.placement.y]])[0]
             illegal.append(IllegalMark(str(event.card), event.reason, (float(x), float(y))))
     return OverlayState(t, tuple(marks), tuple(illegal), str(referee.phase))

@@ -185,6 +185,15 @@ def assert_usable_on_the_phone(page: Any, selector: str, *, tap: bool = False) -
     assert not tap or box["height"] >= TAP_TARGET_PX, f"{selector} is {box['height']} px tall: too small to tap"
 
 
+def _phone_page(playwright: Any, url: str) -> tuple[Any, Any]:
+    """Headless Chromium with the page at ``url`` on a phone-sized touch screen, its live feed connected."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(url + "/")
+    page.wait_for_selector("#connection[data-state=open]")
+    return browser, page
+
+
 def _painted_alert(page: Any) -> dict[str, Any]:
     page.wait_for_function("window.ligretto.alerts.length > 0 && window.ligretto.alerts[0].painted !== undefined")
     return dict(page.evaluate("window.ligretto.alerts[0]"))
@@ -195,10 +204,7 @@ def test_a_round_on_a_phone_shows_the_alert_within_300_ms_then_the_final_score_s
 ) -> None:
     sync_api = _need_browser()
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-        page.goto(server + "/")
-        page.wait_for_selector("#connection[data-state=open]")
+        browser, page = _phone_page(playwright, server)
 
         for back, name in (("red-red", "Ada"), ("blue-blue", "Bob")):
             page.select_option("#player-back", back)
@@ -261,10 +267,7 @@ def test_the_sample_round_alerts_within_300_ms_of_its_illegal_play_and_takes_cou
     illegal = next(e for e in truth if e["type"] == "illegal_play")
     scored = truth[-1]
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-        page.goto(sample_server + "/")
-        page.wait_for_selector("#connection[data-state=open]")
+        browser, page = _phone_page(playwright, sample_server)
         for back in truth[0]["backs"]:
             page.select_option("#player-back", back)
             page.fill("#player-name", back.split("-")[1].title())
@@ -298,10 +301,7 @@ def test_a_ruling_withdrawn_turns_the_alert_green_and_says_the_card_was_played_l
     # on: it lay on a 1 the camera never saw)
     sync_api = _need_browser()
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-        page.goto(server + "/")
-        page.wait_for_selector("#connection[data-state=open]")
+        browser, page = _phone_page(playwright, server)
         page.wait_for_function("live === true")
         feed = """([type, extra]) => onMessage({kind: "event", seq: 90000 + (type === "illegal_play" ? 1 : 2),
             round: 1, epoch: 0, event: {t: 4.0, frame: 120, type, stack: null, card: {colour: "red", number: 2},
