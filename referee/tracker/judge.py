@@ -173,6 +173,29 @@ class Judge:
             for action in reversed(undone):
                 self._replay(action)
 
+    def take_off(self, plays: Iterable[CardPlayed]) -> None:
+        """Takes ``plays`` off the board, with what came after them played again: cards said played on stacks as
+        they were being turned over and gathered (see :data:`referee.tracker.referee_session.HOLD_S`), no plays at
+        all; the stacks' heights are their cards' count. Plays the board does not hold are left alone."""
+        wanted = {(p.stack, p.card, p.frame) for p in plays}
+        history = self.centre.move_stack
+        found = [i for i, a in enumerate(history) if isinstance(a, Landing) and (a.stack, a.card, a.frame) in wanted]
+        if not found:
+            return
+        undone: list[Action] = []
+        while len(history) > found[0]:
+            undone.append(self.centre.pop())
+        for action in reversed(undone):
+            if isinstance(action, Landing) and (action.stack, action.card, action.frame) in wanted:
+                wanted.discard((action.stack, action.card, action.frame))
+                if action.placement is None and action.stack is not None and self.inferred.get(action.stack):
+                    self.inferred[action.stack] -= 1
+                continue
+            try:
+                self._replay(action)
+            except CentreError:
+                continue  # built on a card taken off (a card "on" an r10 that never was): it goes too
+
     def _replay(self, action: Action) -> None:
         centre = self.centre
         if isinstance(action, Landing):

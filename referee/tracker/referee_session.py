@@ -144,7 +144,10 @@ HOLD_S = 2.0
 shows none, for this long at most, and dropped if the centre is gathered meanwhile: the stacks were being turned
 over, and the "play" was a lifted stack's card showing where it lay (seed 99402, four players: two "r10" said as
 the backs came, 0.3 s before the table was seen winding up). In play a back in the centre is a passing misread,
-gone the next frame, and the ruling waits no longer."""
+gone the next frame, and the ruling waits no longer. A card said played on a stack meanwhile is held too, and
+taken off the board when the centre is gathered (:meth:`Judge.take_off`): the backs fanned on a red 8 as the
+centre was gathered read as an r10, said played with an r9 unseen under the gatherer's hand (seed 105005, two
+players: two false plays, and the centre's count two cards over)."""
 
 
 @dataclass(frozen=True)
@@ -232,7 +235,9 @@ class Referee:
         events = self._lift_vetted(events)
         backs = self._centre_backs(frame) if frame is not None else 0
         if frame is not None and self._gathered(frame, backs):
-            self._held.clear()  # the stacks being turned over, not cards played
+            # the stacks being turned over, not cards played: the plays held come off the board again
+            self.judge.take_off(e for e, _ in self._held if isinstance(e, CardPlayed))
+            self._held.clear()
             events.extend(self._gather())
             return self._emit(events)
         return self._emit(self._hold_while_winding(events, backs))
@@ -346,11 +351,12 @@ class Referee:
         return False
 
     def _hold_while_winding(self, events: list[Event], backs: int) -> list[Event]:
-        """``events`` less the illegal plays ruled while backs lie in the centre (see :data:`HOLD_S`), with those
-        held before, released once the centre shows no back or they were held ``HOLD_S``."""
+        """``events`` less the illegal plays ruled and the cards said played while backs lie in the centre (see
+        :data:`HOLD_S`), with those held before, released once the centre shows no back or they were held
+        ``HOLD_S``."""
         if backs >= WIND_UP_BACKS:
-            self._held += [(e, self._t) for e in events if isinstance(e, IllegalPlay)]
-            events = [e for e in events if not isinstance(e, IllegalPlay)]
+            self._held += [(e, self._t) for e in events if isinstance(e, IllegalPlay | CardPlayed)]
+            events = [e for e in events if not isinstance(e, IllegalPlay | CardPlayed)]
         if backs == 0:
             released, self._held = [e for e, _ in self._held], []
         else:

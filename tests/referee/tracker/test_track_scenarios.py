@@ -382,6 +382,26 @@ def test_a_card_a_lifted_stack_shows_as_the_backs_come_is_held_and_dropped_when_
     assert [e.type for e in events].count("round_stopped") == 1
 
 
+def test_a_card_read_on_a_stack_as_the_backs_come_is_no_play_and_leaves_the_stack_as_it_was():
+    # seed 105005, two players: the gathered backs fanned on a red 8 read as an r10, said played with an r9 unseen
+    table = ScriptedTable(FPS)
+    blue = [table.put(i * PLAY_GAP, f"b{i + 1}", (0.0, 0.0)) for i in range(8)]
+    build(table, (150, 0), "r1 r2 r3", start=0.5)
+    end = 8.5
+    for placed in blue:
+        table.take(end, placed)
+    for i in range(4):
+        table.put_back(end + 0.1, "red-red", (i * 14.0, 0.0))
+    table.hide(end, end + 0.6, (150.0, 0.0))  # the gatherer's hand
+    table.put(end + 0.5, "r5", (152.0, 2.0))  # "on" the r3: an r4 unseen under the hand and an r5, were they plays
+    referee = Referee(backs=["red-red", "blue-blue"])
+    events, _ = film(table, end + 4.0, referee=referee)
+    assert [str(e.card) for e in events if isinstance(e, CardPlayed) and e.t > end] == []
+    removed = {e.stack: str(e.card) for e in events if e.type == "stack_removed"}
+    assert removed == {1: "b8", 2: "r3"}
+    assert referee.centre.total_cards == 11
+
+
 def test_an_illegal_card_ruled_while_a_few_backs_pass_through_the_centre_is_said_as_they_go():
     table = ScriptedTable(FPS)
     build(table, (0, 0), "b1 b2 b3")
