@@ -178,16 +178,19 @@ class Judge:
         they were being turned over and gathered (see :data:`referee.tracker.referee_session.HOLD_S`), no plays at
         all; the stacks' heights are their cards' count. Plays the board does not hold are left alone."""
         wanted = {(p.stack, p.card, p.frame) for p in plays}
+
+        def taken_off(action: Action) -> bool:
+            return isinstance(action, Landing) and (action.stack, action.card, action.frame) in wanted
+
         history = self.centre.move_stack
-        found = [i for i, a in enumerate(history) if isinstance(a, Landing) and (a.stack, a.card, a.frame) in wanted]
+        found = [i for i, action in enumerate(history) if taken_off(action)]
         if not found:
             return
         undone: list[Action] = []
         while len(history) > found[0]:
             undone.append(self.centre.pop())
         for action in reversed(undone):
-            if isinstance(action, Landing) and (action.stack, action.card, action.frame) in wanted:
-                wanted.discard((action.stack, action.card, action.frame))
+            if isinstance(action, Landing) and taken_off(action):
                 if action.placement is None and action.stack is not None and self.inferred.get(action.stack):
                     self.inferred[action.stack] -= 1
                 continue

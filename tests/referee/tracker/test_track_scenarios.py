@@ -366,16 +366,23 @@ def test_stacks_turned_over_one_by_one_end_play_before_a_lifted_stack_shows_its_
     assert len(stopped) == 1 and stopped[0].reason == "gathered"  # type: ignore[attr-defined]
 
 
-def test_a_card_a_lifted_stack_shows_as_the_backs_come_is_held_and_dropped_when_the_table_winds_up():
-    # seed 99402, four players: two "r10" said as the backs came, 0.3 s before the table was seen winding up
+def winding_up(end: float = 8.5) -> ScriptedTable:
+    """A blue stack b1-b8 and a red one r1-r3; at ``end`` the blue stack is turned over and fanned where it lay
+    (four backs in the centre) while the red one still lies face up."""
     table = ScriptedTable(FPS)
     blue = [table.put(i * PLAY_GAP, f"b{i + 1}", (0.0, 0.0)) for i in range(8)]
     build(table, (150, 0), "r1 r2 r3", start=0.5)
-    end = 8.5
     for placed in blue:
         table.take(end, placed)
     for i in range(4):
         table.put_back(end + 0.1, "red-red", (i * 14.0, 0.0))
+    return table
+
+
+def test_a_card_a_lifted_stack_shows_as_the_backs_come_is_held_and_dropped_when_the_table_winds_up():
+    # seed 99402, four players: two "r10" said as the backs came, 0.3 s before the table was seen winding up
+    end = 8.5
+    table = winding_up(end)
     table.put(end + 0.3, "r1", (152.0, 2.0))  # the red stack lifted: its bottom card shows where it lay
     events, _ = film(table, end + 4.0, referee=Referee(backs=["red-red", "blue-blue"]))
     assert [e.type for e in events].count("illegal_play") == 0
@@ -384,14 +391,8 @@ def test_a_card_a_lifted_stack_shows_as_the_backs_come_is_held_and_dropped_when_
 
 def test_a_card_read_on_a_stack_as_the_backs_come_is_no_play_and_leaves_the_stack_as_it_was():
     # seed 105005, two players: the gathered backs fanned on a red 8 read as an r10, said played with an r9 unseen
-    table = ScriptedTable(FPS)
-    blue = [table.put(i * PLAY_GAP, f"b{i + 1}", (0.0, 0.0)) for i in range(8)]
-    build(table, (150, 0), "r1 r2 r3", start=0.5)
     end = 8.5
-    for placed in blue:
-        table.take(end, placed)
-    for i in range(4):
-        table.put_back(end + 0.1, "red-red", (i * 14.0, 0.0))
+    table = winding_up(end)
     table.hide(end, end + 0.6, (150.0, 0.0))  # the gatherer's hand
     table.put(end + 0.5, "r5", (152.0, 2.0))  # "on" the r3: an r4 unseen under the hand and an r5, were they plays
     referee = Referee(backs=["red-red", "blue-blue"])
