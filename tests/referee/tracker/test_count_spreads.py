@@ -682,3 +682,25 @@ def test_centre_fans_are_fitted_to_extents_their_boxes_ends_give_where_the_pictu
         return LineLength(measured.extent, measured.steps, seen=False)
 
     assert _handed_back_fans(boxes_only, 13) == {"blue-blue": 5, "red-red": 8}
+
+
+def _frames_of_spots(seen: dict[float, int]) -> list[FrameSightings]:
+    """Ten frames of a leftover line: a back at each x, read in the first ``seen[x]`` frames."""
+    y = 400.0 + 1.2 * CARD_HEIGHT_MM
+    return [
+        _frame(*(Sighting.back_at("red-red", (x, y)) for x, n in seen.items() if k < n), t=60.0 + k / 30)
+        for k in range(10)
+    ]
+
+
+def test_a_box_across_two_leftovers_overlap_read_half_as_often_is_no_third_card() -> None:
+    # seeds 104002 and 105004, two players: two leftovers 24-29 mm apart boxed three times, the middle box read
+    # in half the frames; the picture shows no step repeating clearly, so the line is counted by its boxes
+    unclear = LineLength(CARD_WIDTH_MM + 25.0, ((17.0, 0.18), (26.0, 0.18)))
+    assert _counted_with(lambda quads, card, along=None: unclear, _frames_of_spots({0.0: 10, 12.0: 5, 25.0: 10})) == {
+        "red-red": 2
+    }
+    # read as often as the others it is a card's strip: three cards
+    assert _counted_with(lambda quads, card, along=None: unclear, _frames_of_spots({0.0: 10, 12.0: 10, 25.0: 10})) == {
+        "red-red": 3
+    }
