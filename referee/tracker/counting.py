@@ -808,13 +808,13 @@ def _firm_spots(spread: Sequence[_Spot]) -> list[_Spot]:
     angle = run_direction([(spot.x, spot.y) for spot in spread])
     order = sorted(spread, key=lambda spot: spot.x * math.cos(angle) + spot.y * math.sin(angle))
     usual = sorted(sum(spot.votes.values()) for spot in spread)[len(spread) // 2]
-    ghosts = [
-        spot
+    ghosts = {
+        id(spot)
         for before, spot, after in zip(order, order[1:], order[2:], strict=False)
         if sum(spot.votes.values()) < GHOST_SHARE * usual
         and math.dist((before.x, before.y), (after.x, after.y)) <= GHOST_GAP_MM
-    ]
-    return [spot for spot in order if spot not in ghosts]
+    }
+    return [spot for spot in order if id(spot) not in ghosts]  # by identity: spots are compared field by field
 
 
 def _shingled_spots(points: Sequence[Point]) -> bool:
