@@ -27,9 +27,11 @@ unknown) stays unnamed, for the spreads' backs to settle.
 from __future__ import annotations
 
 import bisect
+import copy
 import math
 from collections import Counter, defaultdict, deque
 from collections.abc import Mapping, Sequence
+from typing import TypeGuard
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Point, Sighting
@@ -196,6 +198,15 @@ class SeatWatch:
             read.get((hand.radius, hand.angle), deque(maxlen=HAND_READINGS_KEPT)) for hand in self.hands
         ]
 
+    def _seeing(self, seats: SeatSorter) -> SeatWatch:
+        """This watch's sightings with ``seats``: the same hands first, more after them (none read in play)."""
+        view = copy.copy(self)
+        view.seats, view.hands = seats, seats.hands()
+        more = len(view.hands) - len(self.hands)
+        view.hand_votes = [*self.hand_votes, *({} for _ in range(more))]
+        view.hand_readings = [*self.hand_readings, *(deque(maxlen=HAND_READINGS_KEPT) for _ in range(more))]
+        return view
+
     def hand_owners(self) -> list[str | None]:
         """Each hand's owner: as the opening read it, else as its readings in play give (see
         :data:`HAND_EVIDENCE`), unless another hand has that owner already."""
@@ -252,7 +263,14 @@ class SeatWatch:
                 return side
         return None
 
-    def owners(self, plays: Sequence[tuple[Card, float]], stopped: float | None = None) -> list[str | None]:
+    def owners(
+        self,
+        plays: Sequence[tuple[Card, float]],
+        stopped: float | None = None,
+        *,
+        unread_seats: bool = False,
+        seats_named: bool = False,
+    ) -> list[str | None]:
         """The owner of each played card (``card``, landing time), None where unsure; one owner plays each of its
         cards once, so a name is given once per card, to the landing it fits best; copies of a card landing near
         together are matched to the owners whose copies left their seats in that order (:func:`_clear_owners`).
@@ -262,10 +280,23 @@ class SeatWatch:
         it as the centre is gathered (see :meth:`_name_by_exclusion`). A card no face seen at a seat names is named
         by the arm that put it down (:meth:`reached`), unless that owner's copy is named already or lay at their seat
         across the landing (:data:`KEPT_AFTER_S`); and so is one last seen at a seat :data:`STALE_S` or more before
-        it landed, when the arm names another (and nobody, when the arm's player kept their copy)."""
-        seen = self._seen()
+        it landed, when the arm names another (and nobody, when the arm's player kept their copy).
+        ``unread_seats``: a card played from a seat whose owner is unknown is named that seat (:func:`seat_name`)
+        rather than nobody, for the cards of each such seat to be named together once the count shows whose they
+        are (:func:`referee.tracker.seat_backs.name_seats`), the seats the picture cuts off between those seen
+        among them (:meth:`SeatSorter.with_seats_between`). ``seats_named``: so named, the seats as they are."""
+        if unread_seats:
+            between = self.seats.with_seats_between()
+            if between is not self.seats:
+                return self._seeing(between).owners(plays, stopped, unread_seats=False, seats_named=True)
+        real_owners = self.hand_owners()
+        hand_owners = [
+            owner if owner is not None or not (unread_seats or seats_named) else seat_name(i)
+            for i, owner in enumerate(real_owners)
+        ]
+        seen = self._seen(hand_owners)
         in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}
-        turn, hand_owners = self.turn(), self.hand_owners()
+        turn = self.turn()
         everyone = list(dict.fromkeys([*self.seats.owners, *filter(None, hand_owners)]))
         named: list[str | None] = [None] * len(plays)
         taken: set[tuple[str, str]] = set()
@@ -298,7 +329,7 @@ class SeatWatch:
             if arm is not None and (arm, str(card)) not in taken and not kept:
                 named[i] = arm
                 taken.add((arm, str(card)))
-        if all(self.hand_owners()) and self.seats.no_seat_missing():
+        if all(real_owners) and self.seats.no_seat_missing():
             self._name_by_exclusion(plays, named, taken, in_play, everyone)
         return named
 
@@ -357,9 +388,9 @@ class SeatWatch:
         )
         return _kept_through(times, t)
 
-    def _seen(self) -> dict[tuple[str, str], list[float]]:
+    def _seen(self, owners: Sequence[str | None]) -> dict[tuple[str, str], list[float]]:
+        """Per (owner, card), the times the card was seen face up at the seat of the hand ``owners`` names."""
         turn = self.turn()
-        owners = self.hand_owners()
         seen: dict[tuple[str, str], list[float]] = defaultdict(list)
         for t, card, radius, angle in self.faces:
             owner = self._owner(radius, angle, turn, owners)
@@ -399,6 +430,20 @@ class SeatWatch:
             return None
         later = times[i:]
         return None if _held_after(times, t) else (len(later), max(0.0, t - times[i - 1]))
+
+
+SEAT_NAME_PREFIX = "seat@"
+"""How a seat whose owner is unknown is named in :meth:`SeatWatch.owners` (no back's id holds an ``@``)."""
+
+
+def seat_name(hand: int) -> str:
+    """The name of the ``hand``-th seat (its index in :meth:`SeatSorter.hands`) while its owner is unknown."""
+    return f"{SEAT_NAME_PREFIX}{hand}"
+
+
+def is_seat_name(owner: str | None) -> TypeGuard[str]:
+    """Whether ``owner`` names a seat whose owner is unknown (see :func:`seat_name`), not a back."""
+    return owner is not None and owner.startswith(SEAT_NAME_PREFIX)
 
 
 def _clear_owners(fits: Mapping[int, Mapping[str, tuple[int, float]]]) -> dict[int, str]:

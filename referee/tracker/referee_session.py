@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from referee.backs import default_boxes
 from referee.cards import Card
 from referee.centre import Centre
 from referee.events import (
@@ -56,8 +57,9 @@ from referee.tracker.counting import (
 from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
-from referee.tracker.owners import SeatWatch, owed_by_elimination
+from referee.tracker.owners import SeatWatch, owed_by_elimination, seat_name
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
+from referee.tracker.seat_backs import name_seats, renamed
 from referee.tracker.seats import Hand, SeatSorter, free_set
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 from referee.tracker.strip_owners import StripReader, owners_by_strips
@@ -596,12 +598,15 @@ class Referee:
         ]
         stopped = next((e.t for e in self.events if isinstance(e, RoundStopped)), None)
         plays = [(card, landed[(stack, card)]) for stack, card in where]
-        seen = dict(zip(where, self.seat_watch.owners(plays, stopped), strict=True))
+        seen = dict(zip(where, self.seat_watch.owners(plays, stopped, unread_seats=True), strict=True))
         stacks = self.centre.stacks
         players = self._players()
         rows = [[seen.get((stack.id, c.card)) for c in stack.cards] for stack in stacks]
         if self.settings.strip_reader is not None:
             rows = owners_by_strips(stacks, rows, count.fans, count.centre_quads, self.settings.strip_reader)
+        seats = name_seats(stacks, rows, count.fans, self._unowned(count))
+        rows = renamed(rows, seats)
+        players = players or self._seated_players(seats)
         rows = owners_by_fans(stacks, rows, count.fans, players)
         self.card_owners = {
             (stack.id, str(c.card)): owner
@@ -614,6 +619,28 @@ class Referee:
         if players:
             named.update(owed_by_elimination([card for _, card in where], owners, players))
         return named
+
+    def _seated_players(self, seats: Mapping[str, str]) -> tuple[str, ...]:
+        """Every player's back where every seat has an owner: read, or named by its cards (``seats``, see
+        :func:`referee.tracker.seat_backs.name_seats`), the seats the picture cuts off between those seen among
+        them (empty: a seat's owner unknown)."""
+        assert self.seat_watch is not None
+        read = self.seat_watch.hand_owners()
+        hands = self.seat_watch.seats.with_seats_between().hands()
+        owners = [read[i] if i < len(read) and read[i] else seats.get(seat_name(i)) for i in range(len(hands))]
+        if not all(owners) or len(set(owners)) < len(owners):
+            return ()
+        return tuple(o for o in owners if o)
+
+    def _unowned(self, count: SpreadCount) -> tuple[str, ...]:
+        """The players no seat's read owner is: of the backs given, else of the backs counted and the other sets
+        of the boxes the owned ones come from (a table plays whole boxes; the seats read may not be all)."""
+        assert self.seat_watch is not None
+        owned = set(filter(None, self.seat_watch.hand_owners()))
+        boxes = default_boxes()
+        played = {boxes[b] for b in owned if b in boxes}
+        known = self.backs or (*count.centre, *count.leftover, *(b for b, box in boxes.items() if box in played))
+        return tuple(b for b in dict.fromkeys(known) if b not in owned)
 
     def _players(self) -> tuple[str, ...]:
         """Every player's back, when known: given, or read on every hand stack at the opening (empty: a hand

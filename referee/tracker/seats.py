@@ -33,6 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+import numpy as np
+
 from referee.backs import default_boxes
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.sightings import FrameSightings, Point, Sighting, point_in_polygon, run_direction
@@ -381,6 +383,39 @@ class SeatSorter:
         if not added:
             return self
         return SeatSorter([*self.places, *added], self.middle, self.view, turn, self.aliases)
+
+    def with_seats_between(self) -> SeatSorter:
+        """This sorter with an unread hand stack added for every seat the picture cuts off between two seen: where
+        the gap between neighbouring hands round the middle holds the usual gap between neighbours (their median)
+        :data:`SEAT_GAP` times or more, as many hands as fit it at that spacing, evenly through it, at the hands'
+        median distance from the middle (the rules seat players evenly round the table). An eight-player table
+        filmed from above loses the seats at its long sides: their rows and hands lie beyond the picture, while
+        their arms still reach in from its edge. Unchanged with fewer than three hands (no spacing to go by).
+
+        >>> def hand(back, degrees):  # five seats of eight seen, every 45 degrees from 0 to 180
+        ...     a = math.radians(degrees)
+        ...     return Sighting.back_at(back, (500.0 * math.cos(a), 500.0 * math.sin(a)))
+        >>> backs = ("red-red", "red-pink", "red-black", "blue-blue", "blue-green")
+        >>> seen = SeatSorter.from_opening([hand(b, 45 * i) for i, b in enumerate(backs)], middle=(0.0, 0.0))
+        >>> [round(math.degrees(h.angle)) for h in seen.with_seats_between().hands() if h.owner is None]
+        [-135, -90, -45]
+        """
+        hands = self.hands()
+        if len(hands) < 3:
+            return self
+        angles = sorted(hand.angle for hand in hands)
+        gaps = [(a, b - a) for a, b in pairwise(angles)] + [(angles[-1], angles[0] + 2 * math.pi - angles[-1])]
+        usual = float(np.median([gap for _, gap in gaps]))
+        radius = float(np.median([hand.radius for hand in hands]))
+        added = []
+        for start, gap in gaps:
+            if gap < SEAT_GAP * usual:
+                continue
+            seats = max(2, round(gap / usual))
+            added += [_Place(radius, wrap_angle(start + k * gap / seats), None, True) for k in range(1, seats)]
+        if not added:
+            return self
+        return SeatSorter([*self.places, *added], self.middle, self.view, self.turn, self.aliases)
 
     def hand_before(self, point: Point) -> Hand | None:
         """The hand stack whose seat a card laid out at ``point`` lies in line with (the seat's places, the hand

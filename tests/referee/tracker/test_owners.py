@@ -10,7 +10,7 @@ from referee.cards import CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
 from referee.tracker.counting import SpreadCount, score_count, with_owners
-from referee.tracker.owners import SeatWatch, owed_by_elimination
+from referee.tracker.owners import SeatWatch, owed_by_elimination, seat_name
 from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
@@ -597,3 +597,25 @@ def test_a_card_read_where_it_landed_beside_its_players_seat_is_no_copy_kept_the
     _glances(watch, 10.0, {(150.0, -390.0): [("y1", 0.0, 5.0)], landed_at: [("y1", 5.0, 10.0)]})
     watch.see_arms(Card.parse("y1"), 5.0, landed_at, [(20.0, -480.0), (15.0, -510.0), (10.0, -530.0)])
     assert watch.owners([(Card.parse("y1"), 5.0)]) == ["blue-blue"]
+
+
+def test_cards_played_from_a_seat_the_picture_cuts_off_are_named_by_that_seat_while_its_owner_is_unknown() -> None:
+    # three hands a quarter round apart, the fourth seat (west, -x) beyond the picture's edge: its arms reach in
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    from_west = [(-250.0, 20.0), (-300.0, 25.0), (-330.0, 30.0)]
+    watch.see_arms(Card.parse("r7"), 4.0, (20.0, 10.0), from_west)
+    watch.see_arms(Card.parse("g3"), 6.0, (-20.0, 10.0), from_west)
+    watch.see_arms(Card.parse("b2"), 7.0, (20.0, 10.0), UP_TO_RED)
+    plays = [(Card.parse("r7"), 4.0), (Card.parse("g3"), 6.0), (Card.parse("b2"), 7.0)]
+    assert watch.owners(plays) == [None, None, "red-red"]
+    west = seat_name(3)
+    assert watch.owners(plays, unread_seats=True) == [west, west, "red-red"]
+
+
+def test_a_seat_whose_hand_was_never_read_names_the_cards_its_arms_put_down_as_that_seat() -> None:
+    watch = _watch(("red-red", RED), (None, BLUE))
+    watch.see_arms(Card.parse("r7"), 4.0, (20.0, 10.0), [(30.0, -250.0), (35.0, -300.0), (40.0, -330.0)])
+    watch.see_arms(Card.parse("g2"), 6.0, (20.0, 10.0), UP_TO_RED)
+    plays = [(Card.parse("r7"), 4.0), (Card.parse("g2"), 6.0)]
+    assert watch.owners(plays) == [None, "red-red"]
+    assert watch.owners(plays, unread_seats=True) == [seat_name(1), "red-red"]
