@@ -610,16 +610,22 @@ class SpreadCounter:
         Counted by its spots, a line the picture bounds still holds at least the fewest cards that run as far as
         it does (:func:`referee.tracker.fan_length.fewest_to_cover`): one card boxed three times on a line 86 mm
         long is two cards (seed 101004, four players). A line boxed as one card is measured along the seat's
-        edge of the table (:meth:`_lone_box_cards`)."""
+        edge of the table (:meth:`_lone_box_cards`).
+
+        The measure is believed where it counts between half and twice the line's boxes, less those across two
+        cards' overlap (:func:`_firm_spots`): seven leftovers 32 mm apart, boxed 15 times with such boxes (seed
+        106003, two players), were measured 7 and counted 13 by their boxes; over 75 rounds pickled at the score
+        (2-8 players) no other line's count changed."""
         points = [(spot.x, spot.y) for spot in spread]
         if self.line_reader is not None and self._stray_cards(spread) == 1:
             return self._lone_box_cards(spread)
         if self.line_reader is None or len(spread) < 2:
             return line_count(points)
         card, measured = self._read_line(spread)
-        counted = shingled_count(measured, card, most=LIGRETTO_PILE_SIZE) if measured is not None else None
-        if counted is None or not len(spread) / 2 <= counted <= 2 * len(spread) + 1:
-            counted = line_count([(spot.x, spot.y) for spot in _firm_spots(spread)])
+        firm = _firm_spots(spread)
+        counted = shingled_count(measured, card, LIGRETTO_PILE_SIZE, len(firm)) if measured is not None else None
+        if counted is None or not len(firm) / 2 <= counted <= 2 * len(firm) + 1:
+            counted = line_count([(spot.x, spot.y) for spot in firm])
             if measured is not None and measured.seen and _shingled_spots(points):
                 counted = max(counted, fewest_to_cover(measured, card))
         return counted

@@ -704,3 +704,24 @@ def test_a_box_across_two_leftovers_overlap_read_half_as_often_is_no_third_card(
     assert _counted_with(lambda quads, card, along=None: unclear, _frames_of_spots({0.0: 10, 12.0: 10, 25.0: 10})) == {
         "red-red": 3
     }
+
+
+def test_a_line_measured_in_the_picture_is_judged_against_its_boxes_less_those_across_two_cards_overlap() -> None:
+    # seed 106003, two players: seven leftovers measured 7 (a clear 32 mm step), boxed 15 times with the boxes
+    # across two cards' overlap; more than two boxes a card made the measure look wrong, and the boxes counted 13
+    three = LineLength(CARD_WIDTH_MM + 2 * 28.0, ((28.0, 0.6),))
+    # each card boxed at its strip and its whole outline 14 mm on, and two boxes across overlaps read less often
+    boxes = {0.0: 10, 14.0: 10, 21.0: 4, 28.0: 10, 42.0: 10, 49.0: 4, 56.0: 10}
+    assert _counted_with(lambda quads, card, along=None: three, _frames_of_spots(boxes)) == {"red-red": 3}
+
+
+def test_edges_repeating_at_twice_the_step_count_the_line_by_its_own_step_where_its_boxes_are_as_many() -> None:
+    # seed 106003, four players: seven leftovers 21 mm apart; every other card's edge alike repeats at 44 mm most
+    card = CARD_WIDTH_MM
+    doubled = LineLength(card + 6 * 21.3, ((22.5, 0.22), (44.3, 0.35)))
+    assert shingled_count(doubled, card) == 4
+    assert shingled_count(doubled, card, boxes=7) == 7
+    assert shingled_count(doubled, card, boxes=5) == 4  # five boxes cannot be seven cards: the edges' step stands
+    # in a replay, the line's boxes are what the count is judged by
+    spots = {21.3 * i: 10 for i in range(7)}
+    assert _counted_with(lambda quads, card, along=None: doubled, _frames_of_spots(spots)) == {"red-red": 7}
