@@ -614,8 +614,9 @@ class SpreadCounter:
 
         The measure is believed where it counts between half and twice the line's boxes, less those across two
         cards' overlap (:func:`_firm_spots`): seven leftovers 32 mm apart, boxed 15 times with such boxes (seed
-        106003, two players), were measured 7 and counted 13 by their boxes; over 75 rounds pickled at the score
-        (2-8 players) no other line's count changed."""
+        106003, two players), were measured 7 and counted 13 by their boxes. With the measure judged so, and its
+        step halved where the boxes support it (``shingled_count``'s ``boxes``), 77 rounds pickled at the score
+        (2-8 players) counted leftovers exact for 221 -> 224 of 326 players, no line worse."""
         points = [(spot.x, spot.y) for spot in spread]
         if self.line_reader is not None and self._stray_cards(spread) == 1:
             return self._lone_box_cards(spread)
