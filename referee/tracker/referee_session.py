@@ -57,7 +57,7 @@ from referee.tracker.counting import (
 from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
-from referee.tracker.owners import SeatWatch, owed_by_elimination, seat_name
+from referee.tracker.owners import SeatWatch, owed_by_elimination
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seat_backs import name_seats, renamed
 from referee.tracker.seats import Hand, SeatSorter, free_set
@@ -606,7 +606,6 @@ class Referee:
             rows = owners_by_strips(stacks, rows, count.fans, count.centre_quads, self.settings.strip_reader)
         seats = name_seats(stacks, rows, count.fans, self._unowned(count))
         rows = renamed(rows, seats)
-        players = players or self._seated_players(seats)
         rows = owners_by_fans(stacks, rows, count.fans, players)
         self.card_owners = {
             (stack.id, str(c.card)): owner
@@ -619,18 +618,6 @@ class Referee:
         if players:
             named.update(owed_by_elimination([card for _, card in where], owners, players))
         return named
-
-    def _seated_players(self, seats: Mapping[str, str]) -> tuple[str, ...]:
-        """Every player's back where every seat has an owner: read, or named by its cards (``seats``, see
-        :func:`referee.tracker.seat_backs.name_seats`), the seats the picture cuts off between those seen among
-        them (empty: a seat's owner unknown)."""
-        assert self.seat_watch is not None
-        read = self.seat_watch.hand_owners()
-        hands = self.seat_watch.seats.with_seats_between().hands()
-        owners = [read[i] if i < len(read) and read[i] else seats.get(seat_name(i)) for i in range(len(hands))]
-        if not all(owners) or len(set(owners)) < len(owners):
-            return ()
-        return tuple(o for o in owners if o)
 
     def _unowned(self, count: SpreadCount) -> tuple[str, ...]:
         """The players no seat's read owner is: of the backs given, else of the backs counted and the other sets

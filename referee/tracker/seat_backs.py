@@ -12,9 +12,11 @@ players no read seat owns (:func:`name_seats`).
 
 Twenty eight-player rounds pickled at the score (seeds 101000-101086 and 105000-105006, their seats' watch and
 count scored again offline): 27 seats so named, 25 rightly (one round's two seats cut off traded players: one
-player's strips were never read as theirs). Over all 72 rounds pickled (2-8 players): centres exact 186 -> 193 of
-324 players, players exact 153 -> 156 (eight players: centres 56 -> 63 of 160, players 30 -> 33); no two- or
-four-player round changed.
+player's strips were never read as theirs). Over all 72 rounds pickled (2-8 players): centres exact 186 -> 192 of
+324 players, players exact 153 -> 156 (eight players: centres 56 -> 62 of 160, players 30 -> 33); no two- or
+four-player round changed. With the players so completed, the fans and the rules (one copy of a card per player)
+could name more cards (:func:`referee.tracker.fan_owners.owners_by_fans`, ``owed_by_elimination``): on 21
+eight-player rounds one centre more exact and one fewer, so they are left to the players read or given.
 
 >>> from referee.cards import Card
 >>> from referee.centre import CentreCard, Stack
