@@ -264,12 +264,7 @@ class SeatWatch:
         return None
 
     def owners(
-        self,
-        plays: Sequence[tuple[Card, float]],
-        stopped: float | None = None,
-        *,
-        unread_seats: bool = False,
-        seats_named: bool = False,
+        self, plays: Sequence[tuple[Card, float]], stopped: float | None = None, *, unread_seats: bool = False
     ) -> list[str | None]:
         """The owner of each played card (``card``, landing time), None where unsure; one owner plays each of its
         cards once, so a name is given once per card, to the landing it fits best; copies of a card landing near
@@ -284,15 +279,19 @@ class SeatWatch:
         ``unread_seats``: a card played from a seat whose owner is unknown is named that seat (:func:`seat_name`)
         rather than nobody, for the cards of each such seat to be named together once the count shows whose they
         are (:func:`referee.tracker.seat_backs.name_seats`), the seats the picture cuts off between those seen
-        among them (:meth:`SeatSorter.with_seats_between`). ``seats_named``: so named, the seats as they are."""
-        if unread_seats:
-            between = self.seats.with_seats_between()
-            if between is not self.seats:
-                return self._seeing(between).owners(plays, stopped, unread_seats=False, seats_named=True)
+        among them (:meth:`SeatSorter.with_seats_between`)."""
+        if not unread_seats:
+            return self._owners(plays, stopped, seat_names=False)
+        between = self.seats.with_seats_between()
+        return (self if between is self.seats else self._seeing(between))._owners(plays, stopped, seat_names=True)
+
+    def _owners(
+        self, plays: Sequence[tuple[Card, float]], stopped: float | None, *, seat_names: bool
+    ) -> list[str | None]:
+        """:meth:`owners`, naming a seat whose owner is unknown by its name where ``seat_names``."""
         real_owners = self.hand_owners()
         hand_owners = [
-            owner if owner is not None or not (unread_seats or seats_named) else seat_name(i)
-            for i, owner in enumerate(real_owners)
+            owner if owner is not None or not seat_names else seat_name(i) for i, owner in enumerate(real_owners)
         ]
         seen = self._seen(hand_owners)
         in_play = {key: [t for t in times if stopped is None or t <= stopped] for key, times in seen.items()}

@@ -28,7 +28,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from referee.backs import default_boxes
 from referee.cards import Card
 from referee.centre import Centre
 from referee.events import (
@@ -60,7 +59,7 @@ from referee.tracker.judge import Judge
 from referee.tracker.owners import SeatWatch, owed_by_elimination
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seat_backs import name_seats, renamed
-from referee.tracker.seats import Hand, SeatSorter, free_set
+from referee.tracker.seats import Hand, SeatSorter, free_set, free_sets
 from referee.tracker.stacks import Pile, StackTracker, TrackerSettings
 from referee.tracker.strip_owners import StripReader, owners_by_strips
 
@@ -624,9 +623,7 @@ class Referee:
         of the boxes the owned ones come from (a table plays whole boxes; the seats read may not be all)."""
         assert self.seat_watch is not None
         owned = set(filter(None, self.seat_watch.hand_owners()))
-        boxes = default_boxes()
-        played = {boxes[b] for b in owned if b in boxes}
-        known = self.backs or (*count.centre, *count.leftover, *(b for b, box in boxes.items() if box in played))
+        known = self.backs or (*count.centre, *count.leftover, *free_sets(owned))
         return tuple(b for b in dict.fromkeys(known) if b not in owned)
 
     def _players(self) -> tuple[str, ...]:

@@ -600,11 +600,20 @@ def free_set(owners: Iterable[str]) -> str | None:
     >>> free_set(["red-red", "red-black"]) is None  # two sets left
     True
     """
+    free = free_sets(owners)
+    return free[0] if len(free) == 1 else None
+
+
+def free_sets(owners: Iterable[str]) -> list[str]:
+    """Every set of the boxes the table plays that no seat owns (see :func:`free_set`).
+
+    >>> free_sets(["red-red", "red-black"])
+    ['red-light-blue', 'red-pink']
+    """
     boxes = default_boxes()
     taken = set(owners)
     played = {boxes[o] for o in taken if o in boxes}
-    free = [design for design, box in boxes.items() if box in played and design not in taken]
-    return free[0] if len(free) == 1 else None
+    return [design for design, box in boxes.items() if box in played and design not in taken]
 
 
 def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -> list[str | None]:
