@@ -26,15 +26,17 @@ def _fan(x: float, **backs: int) -> CentreFan:
 
 
 STACKS = [_stack(1, "r1 r2 r3 r4", 0.0), _stack(2, "g1 g2 g3 g4", 300.0)]
+MIXED = [["red-red", WEST, WEST, EAST], ["blue-blue", EAST, EAST, WEST]]
+"""Play's names: one card each of red-red's and blue-blue's, the rest from the two seats cut off."""
+WEST_PINK_EAST_ORANGE = [
+    ["red-red", "red-pink", "red-pink", "blue-orange"],
+    ["blue-blue", "blue-orange", "blue-orange", "red-pink"],
+]
 
 
 def test_each_seats_cards_are_the_player_whose_back_their_fans_read_beyond_the_cards_play_named() -> None:
-    owners = [["red-red", WEST, WEST, EAST], ["blue-blue", EAST, EAST, WEST]]
     fans = [_fan(0.0, red_red=1, red_pink=2, blue_orange=1), _fan(300.0, blue_blue=1, blue_orange=2, red_pink=1)]
-    assert renamed(owners, name_seats(STACKS, owners, fans, UNOWNED)) == [
-        ["red-red", "red-pink", "red-pink", "blue-orange"],
-        ["blue-blue", "blue-orange", "blue-orange", "red-pink"],
-    ]
+    assert renamed(MIXED, name_seats(STACKS, MIXED, fans, UNOWNED)) == WEST_PINK_EAST_ORANGE
 
 
 def test_reads_of_backs_play_named_or_a_read_seat_owns_name_no_seat() -> None:
@@ -57,11 +59,7 @@ def test_a_seat_whose_cards_hold_under_one_cards_worth_of_any_unowned_back_stays
 
 def test_the_last_seat_left_is_the_last_unowned_player_left_though_its_back_was_never_read() -> None:
     # the blue-orange strips were all read as another back: east, the one seat left, is the one player left
-    owners = [["red-red", WEST, WEST, EAST], ["blue-blue", EAST, EAST, WEST]]
     fans = [_fan(0.0, red_red=1, red_pink=2, blue_green=1), _fan(300.0, blue_blue=1, blue_green=2, red_pink=1)]
-    assert renamed(owners, name_seats(STACKS, owners, fans, UNOWNED)) == [
-        ["red-red", "red-pink", "red-pink", "blue-orange"],
-        ["blue-blue", "blue-orange", "blue-orange", "red-pink"],
-    ]
+    assert renamed(MIXED, name_seats(STACKS, MIXED, fans, UNOWNED)) == WEST_PINK_EAST_ORANGE
     # with a third player unowned, who the seat left is stays unknown
-    assert renamed(owners, name_seats(STACKS, owners, fans, (*UNOWNED, "red-black")))[0][3] is None
+    assert renamed(MIXED, name_seats(STACKS, MIXED, fans, (*UNOWNED, "red-black")))[0][3] is None
