@@ -30,7 +30,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "  ligretto eval-referee --seeds 1,2 --players 4 --oracle --out out/eval-oracle\n"
         "  ligretto eval-referee --seeds 97000-97000 --players 2,4,8 --fast-bots --every-frame\n"
         "  ligretto eval-referee --seeds 102000-102006 --players 4 --fast-bots --look heldout\n"
-        "  ligretto eval-referee --seeds 103000-103006 --players 2,4 --fast-bots --backs drawn",
+        "  ligretto eval-referee --seeds 103000-103006 --players 2,4 --fast-bots --backs drawn\n"
+        "  ligretto eval-referee --seeds 107000-107006 --players 8 --fast-bots --view table",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--seeds", default="1000-1006", help="seeds: a list 1,2,3 or a range 10-19 (default 1000-1006)")
@@ -75,6 +76,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="which sets the players use: the catalogue's first (default: the red box, then the blue), or drawn "
         "by each round's seed (whole boxes in a drawn order, each box's sets shuffled: the green box's look-alikes "
         "of the red and blue ones too)",
+    )
+    parser.add_argument(
+        "--view",
+        choices=("centre", "table"),
+        default="centre",
+        help="what the rendered rounds' camera frames: the centre and the players' places, cards kept 40 px wide or "
+        "more (default: a big table's farthest places leave the picture), or the whole table (smaller cards)",
     )
     parser.add_argument("--video", action="store_true", help="also write each replay's annotated.mp4 and report")
     parser.set_defaults(func=run)
@@ -268,18 +276,20 @@ def round_name(
     fast: bool,
     look: str = "train",
     backs: str = "first",
+    view: str = "centre",
 ) -> str:
     """The file name (less its suffix) a rendered round is kept under in ``--out/videos``: every setting that
     changes its pictures, so a round is reused only where it is the one asked for.
 
     >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True)
     'p4-s101000-m0.05-x1-1280x720-fast'
-    >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True, look="heldout", backs="drawn")
-    'p4-s101000-m0.05-x1-1280x720-fast-heldout-drawn'
+    >>> round_name(4, 101000, 0.05, 1.0, "1280x720", True, look="heldout", backs="drawn", view="table")
+    'p4-s101000-m0.05-x1-1280x720-fast-heldout-drawn-table'
     """
     name = f"p{players}-s{seed}-m{mistakes:g}-x{speed:g}-{size}{'-fast' if fast else ''}"
     name = name if look == "train" else f"{name}-{look}"
-    return name if backs == "first" else f"{name}-{backs}"
+    name = name if backs == "first" else f"{name}-{backs}"
+    return name if view == "centre" else f"{name}-{view}"
 
 
 def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
@@ -287,7 +297,9 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
     from referee.cli.main import main
     from referee.errors import LigrettoError
 
-    name = round_name(players, seed, args.mistakes, args.speed, args.size, args.fast_bots, args.look, args.backs)
+    name = round_name(
+        players, seed, args.mistakes, args.speed, args.size, args.fast_bots, args.look, args.backs, args.view
+    )
     video = args.out / "videos" / f"{name}.mp4"
     companions = [video.with_name(f"{name}.{kind}.jsonl") for kind in ("events", "frames")]
     if video.is_file() and all(p.is_file() for p in companions):
@@ -300,6 +312,8 @@ def _rendered(args: argparse.Namespace, players: int, seed: int) -> Path:
         argv += ["--look", args.look]
     if args.backs == "drawn":
         argv += ["--backs", ",".join(drawn_backs(players, seed))]
+    if args.view != "centre":
+        argv += ["--view", args.view]
     code = main(argv)
     if code != 0:
         raise LigrettoError(f"rendering the round (players {players}, seed {seed}) failed with exit code {code}")

@@ -17,7 +17,7 @@ from referee.referee_eval import score_round
 
 def _args(tmp_path: Path, **settings: object) -> argparse.Namespace:
     defaults = {"mistakes": 0.05, "speed": 1.0, "size": "1280x720", "fast_bots": True, "look": "train"}
-    defaults["backs"] = "first"
+    defaults.update(backs="first", view="centre")
     return argparse.Namespace(out=tmp_path, **{**defaults, **settings})
 
 
@@ -41,6 +41,17 @@ def test_drawn_sets_are_rendered_and_named_apart_from_the_catalogues_first(tmp_p
     assert rendered[1][rendered[1].index("--backs") + 1] == ",".join(drawn_backs(4, 103000))
     assert first.name == "p4-s103000-m0.05-x1-1280x720-fast.mp4"
     assert drawn.name == "p4-s103000-m0.05-x1-1280x720-fast-drawn.mp4"
+
+
+def test_the_whole_table_framed_is_rendered_and_named_apart_from_the_centre_framed(tmp_path, rendered) -> None:
+    centre = _rendered(_args(tmp_path), 8, 107000)
+    table = _rendered(_args(tmp_path, view="table"), 8, 107000)
+    assert "--view" not in rendered[0]
+    assert rendered[1][rendered[1].index("--view") + 1] == "table"
+    assert (centre.name, table.name) == (
+        "p8-s107000-m0.05-x1-1280x720-fast.mp4",
+        "p8-s107000-m0.05-x1-1280x720-fast-table.mp4",
+    )
 
 
 def test_drawn_sets_fill_whole_boxes_before_opening_another() -> None:
