@@ -261,9 +261,7 @@ class SeatSorter:
         hands = self.hands()
         if len(hands) < 2:
             return False
-        angles = sorted(hand.angle for hand in hands)
-        gaps = [b - a for a, b in pairwise(angles)] + [angles[0] + 2 * math.pi - angles[-1]]
-        return max(gaps) <= SEAT_GAP * 2 * math.pi / len(hands)
+        return max(gap for _, gap in _gaps_round(hands)) <= SEAT_GAP * 2 * math.pi / len(hands)
 
     def before_an_unread_seat(self, point: Point) -> bool:
         """Whether a card at ``point`` lies before a seat whose hand stack was seen but never read (its places in
@@ -403,8 +401,7 @@ class SeatSorter:
         hands = self.hands()
         if len(hands) < 3:
             return self
-        angles = sorted(hand.angle for hand in hands)
-        gaps = [(a, b - a) for a, b in pairwise(angles)] + [(angles[-1], angles[0] + 2 * math.pi - angles[-1])]
+        gaps = _gaps_round(hands)
         usual = float(np.median([gap for _, gap in gaps]))
         radius = float(np.median([hand.radius for hand in hands]))
         added = []
@@ -640,6 +637,13 @@ def _one_seat_each(places: Sequence[Point], votes: Sequence[dict[str, float]]) -
         if math.hypot(places[i][0] - x, places[i][1] - y) <= 2 * OWNER_REACH_MM:
             owners[i] = back
     return owners
+
+
+def _gaps_round(hands: Sequence[Hand]) -> list[tuple[float, float]]:
+    """Each gap between neighbouring hands round the middle: the angle it starts at and how wide it is (radians),
+    the last running on round to the first."""
+    angles = sorted(hand.angle for hand in hands)
+    return [(a, b - a) for a, b in pairwise(angles)] + [(angles[-1], angles[0] + 2 * math.pi - angles[-1])]
 
 
 def _rows(places: Sequence[_Place]) -> list[list[_Place]]:
