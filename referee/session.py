@@ -39,14 +39,15 @@ from referee.events import Event, IllegalPlay
 from referee.session_arms import LandingArms
 from referee.session_lines import ImageLineReader
 from referee.session_result import Emitted, ExitCode, SessionResult
-from referee.session_vision import OPENING, Box, DetectorVision, OracleVision, Source, Vision
+from referee.session_vision import OPENING, Box, DetectorVision, Found, OracleVision, Source, Vision
 from referee.sightings import FrameSightings, card_quad
 from referee.tracker import Phase, Referee, RefereeSettings
 from referee.tracker.seats import SAME_PLACE_MM, SeatSorter
 from vision.annotate import IllegalMark, OverlayState, StackMark, annotate
 from vision.change import ChangeClock, ChangeGate, Region
-from vision.detections import BACK
+from vision.detections import BACK, CardDetections
 from vision.geometry import NoTableError, TableGeometry, centre_zone_from_seats, fit_from_cards
+from vision.look_again import LookAgain
 from vision.recognise.memo import ReadingMemo
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame, VideoInfo
@@ -136,6 +137,8 @@ class SessionSettings:
     """With ``overlap``: how many frames are planned, and their cards looked for, before their turn. A frame
     read after still ones is found while those are taken, so the recognition seldom waits for the detector: the
     sample round waited 3.2 s of 11 for it one frame ahead (the detector's 5.7 s come in bursts)."""
+    look_again: bool = True
+    """In play, read closer where a card came to rest and none was found (:mod:`vision.look_again`)."""
 
 
 class Session:
@@ -342,6 +345,7 @@ class _Loop:
         self.memo = ReadingMemo() if self.settings.skip_still and self.settings.remember else None
         zone = geometry.zones.centre
         self._zone_outline = tuple(map(tuple, geometry.to_image(np.asarray(zone)).tolist())) if zone else ()
+        self.again = LookAgain(geometry.card_width_px(), region=self._zone_outline)
         self._last_reading: tuple[Any, Any] | None = None
         self._reading_planned = False  # a reading will have been made by the time the frames planned so far are
         self._count_reading: tuple[float, Any, Any] | None = None  # the last thorough reading: time, cards
@@ -552,8 +556,28 @@ class _Loop:
         if plan.found is None:
             return vision.read(plan.frame, plan.keep, thorough=plan.thorough, within=plan.within)
         found = plan.found.result() if isinstance(plan.found, Future) else plan.found
+        found = self._look_again(plan, found)
         clock = plan.clock if self.memo is not None else None
         return cast(Any, vision).recognise(plan.frame, found, self.memo, clock)  # a vision that splits its reading
+
+    def _look_again(self, plan: _Plan, found: Any) -> Any:
+        """``found`` with the cards closer looks find where a card came to rest in the centre and none was found
+        (:mod:`vision.look_again`), in play's readings and glances alike (a glance's centre is the frame's
+        reading: without the cards found closer, they would flicker out every half second)."""
+        look = getattr(self.session.vision, "look_closer", None)
+        if look is None or not self.settings.look_again or plan.thorough or not self._in_play():
+            return found
+        if plan.clock is None or plan.frame.image is None:
+            return found
+        frame, keep, card_px = plan.frame, self._keep(), self.again.card_px
+        centre = found.detections[keep(found.detections)] if keep is not None else found.detections
+
+        def closer(spots: Any) -> Any:
+            self.result.closer_looks += len(spots)
+            return look(frame, spots, keep, card_px)
+
+        extra = self.again.cards(plan.clock, centre, frame.t, closer)
+        return Found(CardDetections.concatenate([found.detections, extra])) if len(extra) else found
 
     def _glance_due(self, frame: Frame) -> bool:
         """Every :data:`SEAT_GLANCE_S` in play, when the referee would use it, a frame is read whole."""

@@ -40,6 +40,8 @@ class SessionResult:
     emitted: list[Emitted] = field(default_factory=list)
     frames_read: int = 0
     frames_seen: int = 0
+    closer_looks: int = 0
+    """Spots read again closer (:mod:`vision.look_again`): one detector pass each."""
     unreadable: int = 0
     broken: str | None = None
     wall_s: float = 0.0
@@ -118,6 +120,7 @@ class SessionResult:
                 "frames_declared": self.info.frames,
                 "frames_read": self.frames_read,
                 "frames_seen": self.frames_seen,
+                "closer_looks": self.closer_looks,
                 "unreadable_frames": self.unreadable,
                 "broken": self.broken,
                 "replayed_s": round(self.last_t, 3),

@@ -7,7 +7,7 @@ fraction of each card when known (the oracle knows it; a detector does not).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -152,6 +152,36 @@ class DetectorVision:
             detections = detections[keep(detections)]
         self.detect_ms += (time.perf_counter() - start) * 1000
         return Found(detections)
+
+    def look_closer(
+        self, frame: Frame, spots: Sequence[tuple[float, float]], keep: Keep | None, card_px: float
+    ) -> list[CardDetections]:
+        """The cards found at each of ``spots`` (image pixels where a card may lie unfound, see
+        :mod:`vision.look_again`), each read alone in a window :data:`vision.look_again.ZOOM` times closer than
+        the frame's reading: those ``keep`` keeps whose middle lies within a card's width (``card_px``) of the
+        spot. A detector of fixed input, or none, looks no closer (nothing found)."""
+        from vision.detect.onnx_detector import Letterbox
+        from vision.look_again import window_around, zoomed_window
+
+        detector: Any = getattr(self.reader, "detector", None)
+        input_size = getattr(detector, "input_size", None)
+        if frame.image is None or input_size is None or not getattr(detector, "any_size", False):
+            return [CardDetections.empty() for _ in spots]
+        start = time.perf_counter()
+        height, width = frame.image.shape[:2]
+        size = zoomed_window(input_size, Letterbox.fit(height, width, input_size).scale)
+        out = []
+        for spot in spots:
+            x0, y0, x1, y1 = window_around(spot, size, (width, height))
+            closer = detector(np.ascontiguousarray(frame.image[y0:y1, x0:x1]))
+            if len(closer):
+                closer = closer.with_corners(closer.corners + np.asarray([x0, y0], np.float32))
+                closer = closer[keep(closer)] if keep is not None else closer
+                near = np.hypot(*(closer.corners.mean(axis=1) - np.asarray(spot)).T) <= card_px
+                closer = closer[near]
+            out.append(closer)
+        self.detect_ms += (time.perf_counter() - start) * 1000
+        return out
 
     def recognise(
         self, frame: Frame, found: Found, memo: ReadingMemo | None = None, clock: ClockReading | None = None

@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{summary['video']['frames_read']} frames ({summary['video']['replayed_s']:.1f} s of video) in "
         f"{replay['wall_s']:.1f} s: {replay['speed_x_realtime']:.2f}x real time ({result.vision}, "
-        f"{summary['video']['frames_seen']} frames read); "
+        f"{summary['video']['frames_seen']} frames read, {summary['video']['closer_looks']} spots closer); "
         f"outputs in {args.out}",
         file=stream,
     )

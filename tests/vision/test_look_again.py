@@ -1,0 +1,117 @@
+"""Looking again, closer, where a card came to rest and the frame's reading found none (vision.look_again)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.change import ChangeClock, Region
+from vision.detections import CardDetections
+from vision.look_again import LookAgain, unexplained_rests
+
+CLOTH = 90
+CENTRE = Region.box(400, 200, 880, 520)
+CARD_AT = (600, 300)  # a 40 x 60 px card's top-left corner
+CARD = np.array([[[600, 300], [640, 300], [640, 360], [600, 360]]], np.float32)
+NOTHING = CardDetections.empty()
+A_CARD = CardDetections.from_quads(CARD, kind=np.zeros(1, np.int8), confidence=np.ones(1, np.float32))
+
+
+def picture(card: bool = False, hand: bool = False) -> np.ndarray:
+    image = np.full((720, 1280, 3), CLOTH, np.uint8)
+    if card:
+        image[300:360, 600:640] = 250
+    if hand:
+        image[260:400, 560:700] = 30
+    return image
+
+
+class Table:
+    """A clock watching the centre, fed 30 frames a second, and a closer look that finds the card when it lies
+    there; counts its looks."""
+
+    def __init__(self) -> None:
+        self.clock = ChangeClock()
+        self.t = self.now = 0.0
+        self.card = False
+        self.looks = 0
+        self.again = LookAgain(card_px=40.0)
+
+    def show(self, until: float, *, card: bool, hand: bool = False) -> None:
+        self.card = card and not hand
+        while self.t < until - 1e-9:
+            self.clock.tick(picture(card, hand), self.t, CENTRE)
+            self.now = self.t  # the frame last seen
+            self.t += 1 / 30
+
+    def look(self, spots):
+        self.looks += 1
+        return [A_CARD if self.card else NOTHING for _ in spots]
+
+    def read(self, found: CardDetections = NOTHING) -> int:
+        """The cards the closer looks add to the frame's reading ``found``."""
+        return len(self.again.cards(self.clock.reading(), found, self.now, self.look))
+
+
+def test_a_card_at_rest_that_the_reading_missed_is_found_by_looking_closer():
+    table = Table()
+    table.show(1.0, card=False)
+    table.show(1.6, card=True)
+    assert table.read() == 1
+    assert table.looks == 1
+
+
+def test_a_card_the_reading_found_is_not_looked_at_again():
+    table = Table()
+    table.show(1.0, card=False)
+    table.show(1.6, card=True)
+    assert table.read(A_CARD) == 0
+    assert table.looks == 0
+
+
+def test_while_the_picture_lies_still_the_last_look_stands_without_looking():
+    table = Table()
+    table.show(1.0, card=False)
+    table.show(1.6, card=True)
+    table.read()
+    table.show(3.0, card=True)
+    assert [table.read(), table.read()] == [1, 1]
+    assert table.looks == 1
+
+
+def test_a_hand_over_the_card_hides_it_and_it_is_looked_at_again_once_the_hand_has_gone():
+    table = Table()
+    table.show(1.0, card=False)
+    table.show(1.6, card=True)
+    table.read()
+    table.show(1.8, card=True, hand=True)
+    assert table.read() == 0, "a hand over it: the picture there is not still, nothing is said of it"
+    table.show(2.6, card=True)
+    assert table.read() == 1
+    assert table.looks == 2
+
+
+def test_a_card_taken_away_is_let_go_and_its_empty_place_looked_at_only_a_few_times():
+    table = Table()
+    table.show(1.0, card=False)
+    table.show(1.6, card=True)
+    table.read()
+    table.show(3.0, card=False)
+    said = []
+    for k in range(8):
+        table.show(3.0 + 0.2 * (k + 1), card=False)
+        said.append(table.read())
+    assert said == [0] * 8
+    assert table.looks <= 5
+
+
+def test_a_rest_long_ago_or_smaller_than_a_good_share_of_a_card_is_no_spot():
+    clock = ChangeClock()
+    t = 0.0
+    for until, image in [(1.0, picture()), (1.6, picture(card=True))]:
+        while t < until:
+            clock.tick(image, t, CENTRE)
+            t += 1 / 30
+    reading = clock.reading()
+    assert len(unexplained_rests(reading, np.zeros((0, 4, 2)), card_px=40.0, now=t)) == 1
+    assert unexplained_rests(reading, np.zeros((0, 4, 2)), card_px=40.0, now=t + 10) == []
+    assert unexplained_rests(reading, np.zeros((0, 4, 2)), card_px=80.0, now=t) == [], "a card twice as wide"
