@@ -258,3 +258,36 @@ def test_once_the_table_plane_is_known_the_vision_is_fitted_to_its_cards_and_the
     assert session.find_geometry([], (1280, 720)) is plane
     assert vision.asked == [(pytest.approx(35.0), (1280, 720))]
     assert session.magnified == "the cards are small in the picture (35 px wide): play read at 736 x 448, slower"
+
+
+def test_a_spot_is_looked_at_alone_twice_as_close_and_its_cards_come_back_in_the_pictures_pixels():
+    from vision.detect.onnx_detector import Letterbox
+
+    class Detector:
+        input_size, any_size = (384, 640), True
+
+        def __init__(self) -> None:
+            self.shapes: list[tuple[int, ...]] = []
+
+        def __call__(self, image: np.ndarray) -> CardDetections:
+            self.shapes.append(image.shape)
+            h, w = image.shape[:2]
+            middle = np.array([w / 2, h / 2], np.float32)  # one card in the middle of what it was shown
+            quad = middle + np.array([[-20, -30], [20, -30], [20, 30], [-20, 30]], np.float32)
+            return CardDetections.from_quads(quad[None], np.array([FACE]), np.array([0.9], np.float32))
+
+    class Reader:
+        detector = Detector()
+        recogniser = None
+
+    assert Letterbox.fit(720, 1280, Detector.input_size).scale == 0.5
+    frame = type("Frame", (), {"image": np.zeros((720, 1280, 3), np.uint8)})()
+    found = DetectorVision(Reader()).look_closer(frame, [(900.0, 300.0), (50.0, 50.0)], None, card_px=40.0)
+    # each spot read alone, in a window half the picture's width and height: twice the scale of the whole
+    assert Reader.detector.shapes == [(384, 640, 3), (384, 640, 3)]
+    assert found[0].corners.mean(axis=1).tolist() == [[900.0, 300.0]]
+    assert len(found[1]) == 0, "the window is held inside the picture: its card lies 305 px from a corner spot"
+    only_left = DetectorVision(Reader()).look_closer(
+        frame, [(900.0, 300.0)], lambda cards: cards.corners.mean(axis=1)[:, 0] < 640, card_px=40.0
+    )
+    assert len(only_left[0]) == 0, "a card the frame would not keep (outside the centre) is not kept either"
