@@ -50,7 +50,7 @@ MAX_CARDS = 2.0
 """A spot is at most this many cards' area: one card missed, or two landing together; the picture around stacks
 where many cards landed and hands passed rests rearranged in larger, ragged patches, which a closer look finds
 empty (four players, seed 106000: 1,279 of 1,285 looks at rests were empty before this and :data:`MIN_FILL`)."""
-MIN_FILL = 0.35
+MIN_FILL = 0.2
 """A spot fills at least this share of its bounding box: a card turned any way fills half of it or more."""
 COVER_MARGIN = 2
 """Thumbnail pixels (of the clock's fine scale) around each card found that count as covered by it: the clock's
