@@ -47,6 +47,8 @@ class ReplayOptions:
     """Still cards keep their readings (see :class:`referee.session.SessionSettings`)."""
     overlap: bool = True
     """The next frame's detector runs beside this frame's recognition (see :class:`SessionSettings`)."""
+    look_again: bool = True
+    """Spots where a card came to rest unfound are read closer (see :class:`SessionSettings`)."""
     video: bool = True
     report: bool = True
     annotated_scale: float = 0.5
@@ -90,6 +92,7 @@ def replay_video(
         skip_still=options.skip_still,
         remember=options.remember,
         overlap=options.overlap,
+        look_again=options.look_again,
     )
     session = Session(vision, settings)
     with VideoSource(video) as source:

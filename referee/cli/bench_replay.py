@@ -17,27 +17,31 @@ SAMPLE = Path("datasets/samples/round.mp4")
 BASELINE = "every frame"
 ONE_AT_A_TIME = "one frame at a time"
 FORGETFUL = "still cards read again"
+NO_CLOSER_LOOKS = "no closer looks"
 DEFAULT = "default"
 PATHS = {
-    BASELINE: (False, True, True),
-    FORGETFUL: (True, True, False),
-    ONE_AT_A_TIME: (True, False, True),
-    DEFAULT: (True, True, True),
+    BASELINE: (False, True, True, True),
+    FORGETFUL: (True, True, False, True),
+    ONE_AT_A_TIME: (True, False, True, True),
+    NO_CLOSER_LOOKS: (True, True, True, False),
+    DEFAULT: (True, True, True, True),
 }
 """The paths compared, by whether still frames reuse the last reading (``ligretto replay`` reads every frame
 with ``--every-frame``), whether the next frame's detector runs beside this frame's recognition (the default;
-one frame at a time is the same readings and rulings, in more time) and whether a card lying still where it
-was read keeps its reading (:mod:`vision.recognise.memo`; the default)."""
+one frame at a time is the same readings and rulings, in more time), whether a card lying still where it
+was read keeps its reading (:mod:`vision.recognise.memo`; the default) and whether spots where a card came to
+rest unfound are read closer (:mod:`vision.look_again`; the default)."""
 
 EPILOG = """\
 examples:
   ligretto bench replay
   ligretto bench replay datasets/samples/round.mp4 --repeat 3 --video
 
-replays VIDEO (default: the sample round) with the real models, the four paths --repeat times each (in turn,
+replays VIDEO (default: the sample round) with the real models, the five paths --repeat times each (in turn,
 reversed every other time, so a load that drifts weighs on all alike): every frame read, still cards read again
-at each reading, still frames reusing the last reading but one frame at a time, and the default (still frames
-reuse, still cards keep their readings, and the next frame's detector runs beside this frame's recognition).
+at each reading, still frames reusing the last reading but one frame at a time, no closer looks where a card
+came to rest unfound, and the default (still frames reuse, still cards keep their readings, the next frame's
+detector runs beside this frame's recognition, and spots where a card came to rest unfound are read closer).
 Prints per path: the real-time multiple as 'ligretto replay' prints it (the frame loop) and over the whole
 replay (finding the table plane and writing the outputs too), CPU seconds, frames the detector read, and events;
 then the default's speed against each other path, and how its rulings differ from theirs. With
@@ -89,18 +93,24 @@ def run(args: argparse.Namespace) -> int:
     order = [name for i in range(args.repeat) for name in (list(PATHS) if i % 2 == 0 else list(PATHS)[::-1])]
     with tempfile.TemporaryDirectory() as folder:
         for name in order:
-            skip_still, overlap, remember = PATHS[name]
+            skip_still, overlap, remember, look_again = PATHS[name]
             options = ReplayOptions(
-                video=args.annotated, report=False, skip_still=skip_still, overlap=overlap, remember=remember
+                video=args.annotated,
+                report=False,
+                skip_still=skip_still,
+                overlap=overlap,
+                remember=remember,
+                look_again=look_again,
             )
             runs[name].append(_replay(args.video, Path(folder), options, visions[overlap]))
     for name, done in runs.items():
         print(_line(name, done, truth))
     fast = max(r.loop_x for r in runs[DEFAULT])
-    for other in (BASELINE, FORGETFUL, ONE_AT_A_TIME):
+    others = (BASELINE, FORGETFUL, ONE_AT_A_TIME, NO_CLOSER_LOOKS)
+    for other in others:
         slow = max(r.loop_x for r in runs[other])
         print(f"default / {other}: {fast / slow:.2f}x the speed (best runs, frame loop)")
-    for other in (BASELINE, FORGETFUL, ONE_AT_A_TIME):
+    for other in others:
         print(f"default against {other}: {_differences(runs[other][0].said, runs[DEFAULT][0].said)}")
     return 0
 
