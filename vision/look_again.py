@@ -161,8 +161,12 @@ class LookAgain:
         known = _middles(found)
         changed = [clock.since(k.cards.corners) for k in self.kept]
         still = [_all_before(c, k.looked_t) for k, c in zip(self.kept, changed, strict=True)]
+        # a kept card the frame's reading finds now needs no look (it stays kept: that reading may lose it again)
+        read = [_near_any(k.middles(), known, self.card_px) for k in self.kept]
         again = [
-            k for k, s, c in zip(self.kept, still, changed, strict=True) if not s and _all_before(c, now - SETTLE_S)
+            k
+            for k, s, c, r in zip(self.kept, still, changed, read, strict=True)
+            if not s and not r and _all_before(c, now - SETTLE_S)
         ]
         lying = {id(k) for k, s in zip(self.kept, still, strict=True) if s}
         watched = [*(k.middles() for k in self.kept), known]
