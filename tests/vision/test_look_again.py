@@ -52,26 +52,28 @@ class Table:
         return len(self.again.cards(self.clock.reading(), found, self.now, self.look))
 
 
-def test_a_card_at_rest_that_the_reading_missed_is_found_by_looking_closer():
+def card_landed() -> Table:
+    """A table where a card came down at 1 s and has lain still since (0.6 s)."""
     table = Table()
     table.show(1.0, card=False)
     table.show(1.6, card=True)
+    return table
+
+
+def test_a_card_at_rest_that_the_reading_missed_is_found_by_looking_closer():
+    table = card_landed()
     assert table.read() == 1
     assert table.looks == 1
 
 
 def test_a_card_the_reading_found_is_not_looked_at_again():
-    table = Table()
-    table.show(1.0, card=False)
-    table.show(1.6, card=True)
+    table = card_landed()
     assert table.read(A_CARD) == 0
     assert table.looks == 0
 
 
 def test_while_the_picture_lies_still_the_last_look_stands_without_looking():
-    table = Table()
-    table.show(1.0, card=False)
-    table.show(1.6, card=True)
+    table = card_landed()
     table.read()
     table.show(3.0, card=True)
     assert [table.read(), table.read()] == [1, 1]
@@ -79,9 +81,7 @@ def test_while_the_picture_lies_still_the_last_look_stands_without_looking():
 
 
 def test_a_hand_over_the_card_hides_it_and_it_is_looked_at_again_once_the_hand_has_gone():
-    table = Table()
-    table.show(1.0, card=False)
-    table.show(1.6, card=True)
+    table = card_landed()
     table.read()
     table.show(1.8, card=True, hand=True)
     assert table.read() == 0, "a hand over it: the picture there is not still, nothing is said of it"
@@ -91,9 +91,7 @@ def test_a_hand_over_the_card_hides_it_and_it_is_looked_at_again_once_the_hand_h
 
 
 def test_a_card_taken_away_is_let_go_and_its_empty_place_looked_at_only_a_few_times():
-    table = Table()
-    table.show(1.0, card=False)
-    table.show(1.6, card=True)
+    table = card_landed()
     table.read()
     table.show(3.0, card=False)
     said = []
@@ -115,3 +113,14 @@ def test_a_rest_long_ago_or_smaller_than_a_good_share_of_a_card_is_no_spot():
     assert len(unexplained_rests(reading, np.zeros((0, 4, 2)), card_px=40.0, now=t)) == 1
     assert unexplained_rests(reading, np.zeros((0, 4, 2)), card_px=40.0, now=t + 10) == []
     assert unexplained_rests(reading, np.zeros((0, 4, 2)), card_px=80.0, now=t) == [], "a card twice as wide"
+
+
+def test_a_card_kept_that_the_reading_finds_again_after_a_hand_passed_needs_no_look():
+    table = card_landed()
+    table.read()
+    table.show(1.8, card=True, hand=True)
+    table.show(2.6, card=True)
+    assert table.read(A_CARD) == 0, "the reading has it: nothing added twice"
+    assert table.looks == 1
+    assert table.read() == 1, "the reading loses it again: the picture changed since the last look, so it looks"
+    assert table.looks == 2
