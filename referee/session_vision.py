@@ -26,6 +26,9 @@ OPENING = "opening"
 :data:`vision.detect.thorough.OPENING_PLAN`)."""
 
 Keep = Callable[[CardDetections], np.ndarray]
+SPOT_REACH = 2.0
+"""How far around a spot looked at closer the detector reads, in card widths: the card there, turned any way,
+with a margin (a card is 1.54 widths long)."""
 Box = tuple[int, int, int, int]
 
 
@@ -173,7 +176,16 @@ class DetectorVision:
         out = []
         for spot in spots:
             x0, y0, x1, y1 = window_around(spot, size, (width, height))
-            closer = detector(np.ascontiguousarray(frame.image[y0:y1, x0:x1]))
+            # only the part of the window round the spot is read (the network's input cut on its grid, as a look
+            # at the centre cuts the frame's): a card a few card-lengths across, a fraction of the whole window
+            reach = SPOT_REACH * card_px
+            part = (
+                max(0, round(spot[0] - x0 - reach)),
+                max(0, round(spot[1] - y0 - reach)),
+                min(x1 - x0, round(spot[0] - x0 + reach)),
+                min(y1 - y0, round(spot[1] - y0 + reach)),
+            )
+            closer = detector(np.ascontiguousarray(frame.image[y0:y1, x0:x1]), within=part)
             if len(closer):
                 closer = closer.with_corners(closer.corners + np.asarray([x0, y0], np.float32))
                 closer = closer[keep(closer)] if keep is not None else closer

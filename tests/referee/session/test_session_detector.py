@@ -268,11 +268,13 @@ def test_a_spot_is_looked_at_alone_twice_as_close_and_its_cards_come_back_in_the
 
         def __init__(self) -> None:
             self.shapes: list[tuple[int, ...]] = []
+            self.parts: list[tuple[int, int, int, int] | None] = []
 
-        def __call__(self, image: np.ndarray) -> CardDetections:
+        def __call__(self, image: np.ndarray, within: tuple[int, int, int, int] | None = None) -> CardDetections:
             self.shapes.append(image.shape)
-            h, w = image.shape[:2]
-            middle = np.array([w / 2, h / 2], np.float32)  # one card in the middle of what it was shown
+            self.parts.append(within)
+            x0, y0, x1, y1 = within or (0, 0, image.shape[1], image.shape[0])
+            middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2], np.float32)  # one card in the middle of what it read
             quad = middle + np.array([[-20, -30], [20, -30], [20, 30], [-20, 30]], np.float32)
             return CardDetections.from_quads(quad[None], np.array([FACE]), np.array([0.9], np.float32))
 
@@ -283,10 +285,12 @@ def test_a_spot_is_looked_at_alone_twice_as_close_and_its_cards_come_back_in_the
     assert Letterbox.fit(720, 1280, Detector.input_size).scale == 0.5
     frame = type("Frame", (), {"image": np.zeros((720, 1280, 3), np.uint8)})()
     found = DetectorVision(Reader()).look_closer(frame, [(900.0, 300.0), (50.0, 50.0)], None, card_px=40.0)
-    # each spot read alone, in a window half the picture's width and height: twice the scale of the whole
+    # each spot read alone, in a window half the picture's width and height (twice the scale of the whole), of
+    # which only the part two card widths round the spot goes through the network
     assert Reader.detector.shapes == [(384, 640, 3), (384, 640, 3)]
+    assert Reader.detector.parts == [(240, 112, 400, 272), (0, 0, 130, 130)]
     assert found[0].corners.mean(axis=1).tolist() == [[900.0, 300.0]]
-    assert len(found[1]) == 0, "the window is held inside the picture: its card lies 305 px from a corner spot"
+    assert found[1].corners.mean(axis=1).tolist() == [[65.0, 65.0]], "the window is held inside the picture"
     only_left = DetectorVision(Reader()).look_closer(
         frame, [(900.0, 300.0)], lambda cards: cards.corners.mean(axis=1)[:, 0] < 640, card_px=40.0
     )
