@@ -7,8 +7,9 @@ read at 0.31 in every frame; the same pixels read at twice the scale, a window o
 change clock knows where the picture came to rest rearranged (:meth:`vision.change.ClockReading.rearrangement`):
 a part of it as large as a good share of a card, lately, that no card found covers, is a card the detector
 missed or a card taken away; so is the place of a card found lately and missing now, the picture there still.
-That part alone is read again at :data:`ZOOM` times the scale (one more pass of the detector's own input size);
-a card taken away leaves nothing there to find. :class:`LookAgain` keeps what the looks find, frame after frame.
+That part alone is read again at :data:`ZOOM` times the scale (a pass of the detector over a few cards' width,
+:meth:`referee.session_vision.DetectorVision.look_closer`); a card taken away leaves nothing there to find.
+:class:`LookAgain` keeps what the looks find, frame after frame.
 
 >>> import numpy as np
 >>> from vision.change import ClockReading
