@@ -187,14 +187,14 @@ class LookAgain:
             if sure:
                 self.seen[self._cell((float(middle[0]), float(middle[1])))] = (now, quad)
         spots = [k.spot() for k in again] + [(x, y) for x, y, _ in fresh]
-        seen = look(spots) if spots else []
-        for kept, cards in zip(again, seen, strict=False):
+        looked = look(spots) if spots else []
+        for kept, cards in zip(again, looked, strict=False):
             if len(cards):
                 kept.cards, kept.looked_t, kept.misses = cards, now, 0
             else:
                 kept.misses += 1
         self.kept = [k for k in self.kept if k.misses < LOOKS_FOR_NOTHING]
-        for (x, y, _), cards in zip(fresh, seen[len(again) :], strict=True):
+        for (x, y, _), cards in zip(fresh, looked[len(again) :], strict=True):
             cell = self._cell((x, y))
             if len(self._apart(cards, known)):
                 self.kept.append(_Kept(cards, now))
