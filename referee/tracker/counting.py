@@ -169,17 +169,26 @@ ONE_CARD_MM = CARD_WIDTH_MM / 4
 SORTED_KEPT = 20_000
 """How many cards' places the sorter's word is remembered for before the memory starts afresh (see
 ``SpreadCounter._sorted``): a count sees a few hundred places."""
-STRANGER_CARDS = 4
+STRANGER_CARDS = 3
 STRANGER_SHARE = 0.6
 """A back no seat showed before play is a player's all the same when it is the clear vote (this share of a card's
-named votes) on at least this many cards laid out after the round, in more than one spread: a seat the picture
-cuts off, or whose hand stack, cut by the edge, read as another back (seed 99202, four players: the red-pink
-seat read "red-red", its back then the clear vote on 7 centre cards in 5 spreads). It must be read plainly on one
-card too (:data:`STRANGER_PLAIN`): strips misread alike agree all along a fan, and across fans."""
+named votes) on at least this many cards laid out after the round, in more than one spread or in a fan read as
+several backs (a stack fanned where it lay): a seat the picture cuts off, or whose hand stack, cut by the edge,
+read as another back (seed 99202, four players: the red-pink seat read "red-red", its back then the clear vote on
+7 centre cards in 5 spreads). A fan read alike before a seat is that seat's, handed back sorted, its strips
+misread alike. It must be read plainly on one card too (:data:`STRANGER_PLAIN`): strips misread alike agree all
+along a fan, and across fans. Eight players, seeds 107000-107006 (the final count's spots pickled and counted
+again offline): two cut-off seats' backs, the clear vote on 3 cards of 3 spreads each (seed 107006), and one on 7
+cards of one mixed fan (seed 107005) were no players' when 4 cards in 2 spreads were asked, their cards counted as
+other players'; asked as now, the centre's error 159 -> 103 cards over 56 players, 4 -> 6 of them exact (seeds
+106000-106006: unchanged, 55 cards, 21 exact; two and four players of seeds 107000-107006: unchanged, every seat
+named, strangers not looked for)."""
 STRANGER_PLAIN = 0.5
-"""A card read plainly: its back's votes at least this share of the best-read card's (a wholly visible card read
-surely in every frame). Strips of red backs read "blue-purple" all along four fans (seed 99001, four players), at
-most 0.42 of the best card; the red-pink seat's own card above, 0.53."""
+"""A card read plainly: its back's votes per frame since it was laid out at least this share of the best-read
+card's (a wholly visible card read surely in every frame). Per frame, not in all: a fan laid out last has had
+fewer frames to gather votes (seed 107005, eight players: a cut-off seat's best card, laid out late, had 0.47 of
+the best card's votes, 0.89 of its votes per frame). Strips of red backs read "blue-purple" all along four fans
+(seed 99001, four players) had at most 0.42 of the best card's votes; the red-pink seat's own card above, 0.53."""
 LYING_ON_MM = 10.0
 """A card left alone whose centre lies this close to another's outline lies on it (or under it): one spread (see
 :func:`_spreads`). Spreads apart (a leftover line and the centre fan before the same seat) lie a card's height or
@@ -399,6 +408,7 @@ class SpreadCounter:
                 owners,
                 getattr(self.sorter, "owner_at", None),
                 getattr(self.sorter, "before_an_unread_seat", None),
+                now=self._index,
             )
         in_a_row_slot = getattr(self.sorter, "in_a_row_slot", None)
         fans: list[tuple[list[_Spot], Counter[str]]] = []
@@ -896,17 +906,25 @@ def _strangers(
     owners: frozenset[str],
     owner_at: Callable[[Point], str | None] | None,
     unread_seat: Callable[[Point], bool] | None = None,
+    *,
+    now: int,
 ) -> frozenset[str]:
     """Backs no seat showed that are a player's all the same (see :data:`STRANGER_CARDS`): read plainly on a
-    card (see :data:`STRANGER_PLAIN`), and the clear vote on enough cards of more than one spread, or over a fan
-    of :data:`ALIKE_CARDS` lying before no seat whose owner is known (the centre handed back sorted to a seat the
-    picture cuts off). Strips alone do not do: their readings of one back as another agree all along a fan.
+    card (see :data:`STRANGER_PLAIN`; ``now``: the frame counted last), and the clear vote on enough cards, or
+    over a fan of :data:`ALIKE_CARDS` lying before no seat whose owner is known (the centre handed back sorted to a
+    seat the picture cuts off). Strips alone do not do: their readings of one back as another agree all along a fan.
     Such a fan lying before a seat that was seen but whose hand stack was never read (``unread_seat``) is that
     seat's, plain or not: a player sits there, and it is no other seat's back (seed 99800, four players: the
     red-pink seat's hand unread, its fan of 10 read "red-pink" 429 to 9, counted as red-red's)."""
-    best_read = max((max(spot.votes.values(), default=0.0) for spread in spreads for spot in spread), default=0.0)
+
+    def rate(spot: _Spot, back: str) -> float:
+        # votes per frame the card has lain there: a card laid out late has had fewer frames to gather them
+        return spot.votes.get(back, 0.0) / max(1, now - spot.born + 1)
+
+    best_read = max((rate(spot, b) for spread in spreads for spot in spread for b in spot.votes), default=0.0)
     clear: Counter[str] = Counter()
     found_in: dict[str, set[int]] = {}
+    mixed: set[int] = set()  # the spreads read as several backs: stacks fanned where they lay
     plain: set[str] = set()
     alike: set[str] = set()
     unread: set[str] = set()
@@ -921,8 +939,10 @@ def _strangers(
             if best not in owners and named[best] >= STRANGER_SHARE * sum(named.values()):
                 clear[best] += 1
                 found_in.setdefault(best, set()).add(i)
-                if named[best] >= STRANGER_PLAIN * best_read:
+                if rate(spot, best) >= STRANGER_PLAIN * best_read:
                     plain.add(best)
+        if votes and max(votes.values()) < ALIKE_SHARE * sum(votes.values()):
+            mixed.add(i)
         if votes and len(spread) >= ALIKE_CARDS and owner_at is not None:
             best = max(votes, key=lambda b: votes[b])
             fan_alike = best not in owners and votes[best] >= ALIKE_SHARE * sum(votes.values())
@@ -930,8 +950,10 @@ def _strangers(
                 alike.add(best)
                 if unread_seat is not None and unread_seat(_middle(spread)):
                     unread.add(best)
-    spread_wide = {b for b, n in clear.items() if n >= STRANGER_CARDS and len(found_in[b]) > 1}
-    return frozenset(plain & (spread_wide | alike) | unread)
+    # a fan read alike before a seat is that seat's, its strips misread alike: a back needs another spread, or a
+    # fan of several backs, to be a player's of its own
+    often = {b for b, n in clear.items() if n >= STRANGER_CARDS and (len(found_in[b]) > 1 or found_in[b] & mixed)}
+    return frozenset(plain & (often | alike) | unread)
 
 
 def _best_of(votes: Mapping[str, float], owners: frozenset[str]) -> str:

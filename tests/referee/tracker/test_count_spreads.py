@@ -564,6 +564,19 @@ def test_a_back_no_seat_showed_read_clearly_on_cards_of_several_spreads_is_a_pla
     assert _count(frames, _sorter()) == ({"blue-blue": 2, "red-pink": 4, "red-red": 2}, {})
 
 
+def test_a_back_no_seat_showed_read_plainly_on_three_cards_of_a_fan_laid_out_last_is_a_players_too() -> None:
+    # one mixed fan only, laid out after the other had lain a while: its red-pink cards have gathered fewer votes
+    # than the first fan's cards, but as many per frame (seed 107005, eight players: a cut-off seat's 14 cards
+    # counted as another player's)
+    first = [Sighting.back_at(b, (-150.0 + 14.0 * i, 120.0)) for i, b in enumerate(["red-red", "blue-blue"] * 2)]
+    late = [
+        Sighting.back_at(b, (-150.0 + 14.0 * i, -120.0), identity_confidence=0.9)
+        for i, b in enumerate(["red-red", "red-pink", "red-pink", "blue-blue", "red-pink"])
+    ]
+    frames = [_frame(*first, *(late if k >= 12 else ()), t=60.0 + k / 30) for k in range(20)]
+    assert _count(frames, _sorter()) == ({"blue-blue": 3, "red-pink": 3, "red-red": 3}, {})
+
+
 def test_a_back_no_seat_showed_read_on_two_cards_only_is_a_misread_of_an_owners_back() -> None:
     backs = ["red-red", "red-pink", "blue-blue", "red-red"]
     fans = [
