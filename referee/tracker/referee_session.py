@@ -210,8 +210,8 @@ class Referee:
         self._lifted: list[Conflict] = []
         """Conflicts the judge told by a lift, waiting for the arms round their landing (:meth:`_lift_vetted`)."""
         self._one_seat: dict[tuple[int | None, float], bool] = {}
-        """Per card played whose arms were judged (its stack and time): whether they came from one seat only, at a
-        table whose every seat is in the picture (see :func:`~referee.tracker.rivals.arm_seats`)."""
+        """Per card played whose arms were judged (its stack and time): whether they came from one seat or none, at
+        a table whose every seat is in the picture (see :func:`~referee.tracker.rivals.arm_seats`)."""
         self._t, self._frame = 0.0, 0
         self._closed_for: object = None
         self._closed: frozenset[str] = frozenset()
@@ -272,7 +272,7 @@ class Referee:
             return []
         at = (landing.placement.x, landing.placement.y)
         seats = arm_seats(at, frames, watch.seats, watch.turn())
-        self._one_seat[(landing.stack, landing.t)] = len(seats) == 1 and watch.seats.no_seat_missing()
+        self._one_seat[(landing.stack, landing.t)] = len(seats) < 2 and watch.seats.no_seat_missing()
         released = self._release_lifted(self._t)
         if self.centre.stopped or sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
             return self._emit(released)
@@ -295,7 +295,7 @@ class Referee:
 
     def _lift_vetted(self, events: list[Event]) -> list[Event]:
         """``events`` with each conflict the judge told by a lift held until the arms round its landing have been
-        judged (:meth:`see_rivals`), and dropped if they came from one seat only at a table whose every seat is in
+        judged (:meth:`see_rivals`), and dropped unless they came from two seats at a table whose every seat is in
         the picture (see :func:`~referee.tracker.rivals.arm_seats`); with the ones held before that are due."""
         kept: list[Event] = []
         for event in events:
@@ -307,7 +307,7 @@ class Referee:
 
     def _release_lifted(self, now: float | None) -> list[Event]:
         """The conflicts told by a lift whose landing's arms have been judged since, unless they came from one seat
-        only; those no arms were judged for by :data:`~referee.tracker.rivals.RIVAL_TOLD_S` and a second after (a
+        or none; those no arms were judged for by :data:`~referee.tracker.rivals.RIVAL_TOLD_S` and a second after (a
         source without the frames' arms), or at all when ``now`` is None (the source has ended), as they were
         told."""
         out: list[Event] = []

@@ -100,12 +100,14 @@ def arm_seats(at: Point, frames: Sequence[Sequence[ArmEnd]], seats: Reaches, tur
     """Every seat an arm reached the card at ``at`` from, in any of ``frames`` (together or one after the other).
 
     A conflict the judge tells by a copy lifted off the stack (:class:`referee.tracker.judge.Judge`) is dropped
-    where the arms came from one seat only and every seat is in the picture (:meth:`referee.tracker.Referee.
-    see_rivals`): that player straightened or took back a card of their own. On the 24 rounds of seeds
-    101000-101013 (four players), 101021-101027 (two) and 101000-101002 (eight), 13 conflicts were told by a lift:
-    of the 8 wrong ones, 5 showed one seat's arms at the card (1-9 frames), 2 none and 1 two seats; of the 5
-    right ones, 3 showed two seats (in the same frame or one after the other), 1 none, and 1 one seat: an eight-
-    player round whose picture leaves the loser's seat out.
+    where the arms came from one seat only, or from none, and every seat is in the picture
+    (:meth:`referee.tracker.Referee.see_rivals`): that player straightened or took back a card of their own, or a
+    hand lay still over the stack a moment. On the 24 rounds of seeds 101000-101013 (four players), 101021-101027
+    (two) and 101000-101002 (eight), 13 conflicts were told by a lift: of the 8 wrong ones, 5 showed one seat's
+    arms at the card (1-9 frames), 2 none and 1 two seats; of the 5 right ones, 3 showed two seats (in the same
+    frame or one after the other), 1 none, and 1 one seat: an eight-player round whose picture leaves the loser's
+    seat out. Dropping those with no arms too, seeds 108000-108006 (21 rounds of 2/4/8 players): conflicts said
+    24 -> 22, right 11 of 52 either way.
 
     >>> from referee.tracker.seats import SeatSorter
     >>> from referee.sightings import Sighting
