@@ -435,6 +435,11 @@ COVERED_SPAN_S = 0.06
 though never read still (see ``StackTracker._covered``)."""
 CHANGES_KEPT_S = 5.0
 """How long a pile's record of when its picture changed is kept: longer than any vote lasts."""
+NEW_OVER_TOP = 1.5
+"""A card the rules expect on a pile, boxed where its top is boxed in the same frame and read at least this many
+times as surely, is a card laid on the top, not a second reading of it: the top, mostly covered, reads poorly
+(seed 108002, two players: an r4 laid on the r3 3 mm and no degree off it as boxed, read 0.86 beside the r3's 0.41
+for 3 s, taken for a second box of the r3 until the r3 read alone once)."""
 TOP_READS_S = 1.0
 """How long a reading of the top card at some place is remembered: a copy of a lower card read in the same
 place within this time of it is the top misread (see ``StackTracker._misread_top``)."""
@@ -884,9 +889,25 @@ class StackTracker:
         the pile knows the card, else one the rules expect there, else the surer: the two boxes' poses must
         not pass for two copies. Two new faces boxed alike are one card read two ways (the sample's y2 on a
         y1, also boxed with the y1's corner and read "y10"): the rules are the prior."""
+        tops = [weight_of(r.sighting) for r in readings if r.element == len(pile.cards) - 1 and r.element >= 0]
+
+        def over_the_top(r: _Reading) -> bool:
+            # the card due next, read far more surely than the top beside it: it covers the top (see NEW_OVER_TOP)
+            return (
+                bool(tops)
+                and r.element < 0
+                and not r.copy
+                and weight_of(r.sighting) >= NEW_OVER_TOP * max(tops)
+                and self._expected(pile, r.card)
+            )
+
         ranked = sorted(
             readings,
-            key=lambda r: (r.element < 0, r.element < 0 and not self._expected(pile, r.card), -weight_of(r.sighting)),
+            key=lambda r: (
+                r.element < 0 and not over_the_top(r),
+                r.element < 0 and not self._expected(pile, r.card),
+                -weight_of(r.sighting),
+            ),
         )
         kept: list[_Reading] = []
         for reading in ranked:
