@@ -181,8 +181,9 @@ along a fan, and across fans. Eight players, seeds 107000-107006 (the final coun
 again offline): two cut-off seats' backs, the clear vote on 3 cards of 3 spreads each (seed 107006), and one on 7
 cards of one mixed fan (seed 107005) were no players' when 4 cards in 2 spreads were asked, their cards counted as
 other players'; asked as now, the centre's error 159 -> 103 cards over 56 players, 4 -> 6 of them exact (seeds
-106000-106006: unchanged, 55 cards, 21 exact; two and four players of seeds 107000-107006: unchanged, every seat
-named, strangers not looked for)."""
+106000-106006: unchanged, 55 cards, 21 exact; 108000-108006, new: 79 -> 81 cards, 6 -> 5 exact, a cut-off seat's
+cards counted as its own, one too many; two and four players of seeds 107000-107006: unchanged, every seat named,
+strangers not looked for)."""
 STRANGER_PLAIN = 0.5
 """A card read plainly: its back's votes per frame since it was laid out at least this share of the best-read
 card's (a wholly visible card read surely in every frame). Per frame, not in all: a fan laid out last has had

@@ -209,7 +209,7 @@ class Referee:
         self._held: list[tuple[Event, float]] = []
         self._lifted: list[Conflict] = []
         """Conflicts the judge told by a lift, waiting for the arms round their landing (:meth:`_lift_vetted`)."""
-        self._one_seat: dict[tuple[int | None, float], bool] = {}
+        self._lone_seat: dict[tuple[int | None, float], bool] = {}
         """Per card played whose arms were judged (its stack and time): whether they came from one seat or none, at
         a table whose every seat is in the picture (see :func:`~referee.tracker.rivals.arm_seats`)."""
         self._t, self._frame = 0.0, 0
@@ -272,7 +272,7 @@ class Referee:
             return []
         at = (landing.placement.x, landing.placement.y)
         seats = arm_seats(at, frames, watch.seats, watch.turn())
-        self._one_seat[(landing.stack, landing.t)] = len(seats) < 2 and watch.seats.no_seat_missing()
+        self._lone_seat[(landing.stack, landing.t)] = len(seats) < 2 and watch.seats.no_seat_missing()
         released = self._release_lifted(self._t)
         if self.centre.stopped or sum(1 for arms in frames if len(arms) >= 2) < RIVAL_FRAMES:
             return self._emit(released)
@@ -313,16 +313,16 @@ class Referee:
         out: list[Event] = []
         waiting: list[Conflict] = []
         for conflict in self._lifted:
-            one_seat = next(
+            lone = next(
                 (
                     one
-                    for (stack, t), one in self._one_seat.items()
+                    for (stack, t), one in self._lone_seat.items()
                     if stack == conflict.stack and abs(t - conflict.t) <= 0.05
                 ),
                 None,
             )
-            if one_seat is not None:
-                if not one_seat:
+            if lone is not None:
+                if not lone:
                     out.append(conflict)
             elif now is None or now > conflict.t + RIVAL_TOLD_S + 1.0:
                 out.append(conflict)

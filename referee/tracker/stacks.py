@@ -890,25 +890,16 @@ class StackTracker:
         not pass for two copies. Two new faces boxed alike are one card read two ways (the sample's y2 on a
         y1, also boxed with the y1's corner and read "y10"): the rules are the prior."""
         tops = [weight_of(r.sighting) for r in readings if r.element == len(pile.cards) - 1 and r.element >= 0]
+        expected = {id(r): self._expected(pile, r.card) for r in readings if r.element < 0}
 
-        def over_the_top(r: _Reading) -> bool:
-            # the card due next, read far more surely than the top beside it: it covers the top (see NEW_OVER_TOP)
-            return (
-                bool(tops)
-                and r.element < 0
-                and not r.copy
-                and weight_of(r.sighting) >= NEW_OVER_TOP * max(tops)
-                and self._expected(pile, r.card)
-            )
+        def rank(r: _Reading) -> tuple[bool, bool, float]:
+            if r.element >= 0:
+                return False, False, -weight_of(r.sighting)
+            # the card due next, read far more surely than the top beside it, covers the top (see NEW_OVER_TOP)
+            over_the_top = bool(tops) and not r.copy and weight_of(r.sighting) >= NEW_OVER_TOP * max(tops)
+            return not (over_the_top and expected[id(r)]), not expected[id(r)], -weight_of(r.sighting)
 
-        ranked = sorted(
-            readings,
-            key=lambda r: (
-                r.element < 0 and not over_the_top(r),
-                r.element < 0 and not self._expected(pile, r.card),
-                -weight_of(r.sighting),
-            ),
-        )
+        ranked = sorted(readings, key=rank)
         kept: list[_Reading] = []
         for reading in ranked:
             if not any(self._one_card(pile, k, reading) for k in kept):
