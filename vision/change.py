@@ -334,6 +334,13 @@ class ChangeClock:
         still through, the camera's drift taken out; None when no picture that old is kept. Several pictures:
         the clock sees a pixel still while a hand's blurred edge is already over it, or while a card just
         slapped still shivers, by less than its threshold at an eighth of each side."""
+        # a stretch longer than the pictures kept is seen by the oldest kept: else only its last moments are, and
+        # those may hold the blurred edge of the hand that ended it (seed 108004, two players: a y5 lying still for
+        # 14 s compared with its last tenth of a second alone, a hand passing over it then; it read "rearranged",
+        # and a misread "y3" on it passed for a card laid)
+        oldest = next(iter(self._pictures), None)
+        if oldest is not None and calm <= oldest <= last:
+            calm = max(calm, oldest)
         times = sorted({last - 0.1, (calm + last) / 2, calm + 0.05})
         pictures = [p for p in (self._picture_at(max(calm, x)) for x in times) if p is not None]
         if not pictures:

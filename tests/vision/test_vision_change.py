@@ -230,3 +230,22 @@ def test_a_picture_halved_ahead_gives_the_very_clock_the_whole_picture_gives(siz
     np.testing.assert_array_equal(whole.reading().rearranged, ahead.reading().rearranged)
     assert whole.reading().since(outline).tolist() == [1.0]  # the card's landing, seen alike
     assert not np.isnan(ahead.reading().rearranged).all()  # and its settling
+
+
+def test_a_stretch_longer_than_the_pictures_kept_is_seen_by_the_oldest_kept_not_its_last_moments_alone():
+    # a pile still for seconds; the clock keeps its last second only, and the latest pictures of the stretch hold
+    # the blurred edge of the hand that ended it (seed 108004, two players: a y5 read "rearranged" once the hand
+    # left, and a misread "y3" on it passed for a card laid)
+    pile = np.full((180, 320), 90, np.uint8)
+    pile[75:90, 125:135] = 250
+    edged = pile.copy()
+    edged[75:90, 125:130] = 30
+    clock = ChangeClock(history=3)
+    clock._pictures = {2.0: pile, 2.9: edged, 3.0: edged}
+    still = np.zeros(pile.shape, bool)
+    differs = clock._differs(pile, calm=0.5, last=3.0, drifts={}, box=None, hidden=still)
+    assert differs is not None and not differs.any()
+    laid = pile.copy()
+    laid[75:90, 125:135] = 160  # a card laid on it: it differs from every picture of the stretch
+    differs = clock._differs(laid, calm=0.5, last=3.0, drifts={}, box=None, hidden=still)
+    assert differs is not None and differs[75:90, 125:135].all()
