@@ -340,7 +340,7 @@ class ChangeClock:
         # and a misread "y3" on it passed for a card laid)
         oldest = next(iter(self._pictures), None)
         if oldest is not None and calm <= oldest <= last:
-            calm = max(calm, oldest)
+            calm = oldest
         times = sorted({last - 0.1, (calm + last) / 2, calm + 0.05})
         pictures = [p for p in (self._picture_at(max(calm, x)) for x in times) if p is not None]
         if not pictures:
