@@ -1015,7 +1015,13 @@ class StackTracker:
 
     def _follow(self, pile: Pile, seen: list[Sighting]) -> None:
         """Moves the pile's position towards the middle of its visible cards: near the stack's base whatever
-        the slaps, and along with the stack when it is nudged."""
+        the slaps, and along with the stack when it is nudged. A card read that can be neither in the stack nor
+        due on it is a stranger lying there (a mistake, or a card on its way), not the stack moved: the stack
+        stays where its own cards lie."""
+        if pile.cards:
+            seen = [s for s in seen if s.card is None or s.card in pile.cards or _above(pile.cards[-1], s.card)]
+            if not seen:
+                return
         a = self.settings.smoothing
         x = sum(s.centre[0] for s in seen) / len(seen)
         y = sum(s.centre[1] for s in seen) / len(seen)
@@ -1491,6 +1497,11 @@ def _uppermost(readings: list[_Reading]) -> _Reading:
     never ruled on)."""
     surest = max(weight_of(r.sighting) for r in readings)
     return max((r for r in readings if weight_of(r.sighting) >= 0.5 * surest), key=lambda r: r.element)
+
+
+def _above(top: Card, card: Card) -> bool:
+    """Whether ``card`` may lie on a stack topped by ``top``, cards between landing unseen."""
+    return card.colour == top.colour and card.number > top.number
 
 
 def _is_one(sighting: Sighting) -> bool:

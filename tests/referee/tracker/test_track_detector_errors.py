@@ -74,6 +74,20 @@ def test_a_real_illegal_card_lying_a_second_is_flagged_within_half_a_second():
     assert "card_taken_back y7" in kinds(said)
 
 
+def test_a_wrong_card_first_boxed_off_its_place_under_the_hand_does_not_drag_the_stack_away_from_it():
+    # seed 108006, eight players: a y2 slapped 28 mm off a lone b1, boxed 36 mm the other way for three frames
+    # as the hand left, then where it lay; the stack had followed the first boxes and the y2 began a stack of
+    # its own, "a y1 never seen" under it, where a wrong colour lay on the b1
+    frames = stack("b1")
+    down = len(frames)
+    frames += [[("y2", (8.0, -35.0), 60.0)]] * 3 + [[("y2", (-27.0, 5.0), 60.0)]] * 15 + stack("b1", start=0)
+    said = run(frames)
+    flags = [(i, e) for i, e in said if isinstance(e, IllegalPlay)]
+    assert [(str(e.card), e.reason) for _, e in flags] == [("y2", "wrong_colour")]
+    assert flags[0][0] - down <= 0.5 * FPS
+    assert not [k for k in kinds(said) if k.startswith("stack_started y")]
+
+
 def misread_then_truth(reused: bool) -> list[FrameSightings]:
     """y1, then y2 lands but reads "y10" for 12 frames (0.4 s) before it reads right: each misread reading
     either reused for 3 still frames (replay's default) or read afresh every frame."""
