@@ -980,10 +980,16 @@ class StackTracker:
     def _misread_top(self, pile: Pile, reading: _Reading) -> bool:
         """Whether a copy of a lower card is read where the top was read lately: the top misread (an r4 read
         "r1" in some frames and "r4" in others, seed 99000), or a lower card's corner boxed as a card, not an r1
-        slapped on the r4, which would hide it."""
+        slapped on the r4, which would hide it. Where the vision side tells how the picture came to rest, a lower
+        card of the stack's run is left to the ruling instead, which waits for the picture to come to rest
+        rearranged (see ``TrackerSettings.lower_needs_rearranged``): voted from its first reading, it is ruled once
+        the picture tells a card came down (seed 109002, two players: a g4 slapped 15 mm off its g9, read surely in
+        the g9's box for 0.4 s, the picture at rest rearranged for its last 0.13 s, was never ruled on)."""
         if not reading.copy or reading.card == pile.top:
             return False
         pose, s = pose_of(reading.sighting), self.settings
+        if s.lower_needs_rearranged and _clocked(reading.sighting) and _lower_of_run(pile.legal_top, reading.card):
+            return False
         return any(same_pose(top, pose, s.pose_mm, s.pose_deg) for _, top, _ in pile.top_reads)
 
     def _flickers(self, pile: Pile, run: _PoseRun) -> bool:
@@ -1497,6 +1503,16 @@ def _uppermost(readings: list[_Reading]) -> _Reading:
     never ruled on)."""
     surest = max(weight_of(r.sighting) for r in readings)
     return max((r for r in readings if weight_of(r.sighting) >= 0.5 * surest), key=lambda r: r.element)
+
+
+def _clocked(sighting: Sighting) -> bool:
+    """Whether the vision side told how the picture at ``sighting`` came to rest."""
+    return sighting.still_since is not None and sighting.rearranged_at is not None
+
+
+def _lower_of_run(top: Card | None, card: Card) -> bool:
+    """Whether ``card`` is a lower card of the run topped by ``top``."""
+    return top is not None and card.colour == top.colour and card.number < top.number
 
 
 def _above(top: Card, card: Card) -> bool:

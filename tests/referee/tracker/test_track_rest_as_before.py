@@ -105,3 +105,37 @@ def test_a_lower_face_slapped_and_lying_on_is_ruled_once_the_picture_tells() -> 
     events = filmed("r3", rearranged=True)
     ruled = [e for e in events if isinstance(e, IllegalPlay)]
     assert [str(e.card) for e in ruled] == ["r3"] and abs(ruled[0].t - (HAND_AT + HAND_S)) < 0.2  # dated as it came
+
+
+def filmed_on_an_askew_top(after: str, *, rearranged: bool, after_s: float) -> list[Event]:
+    """As :func:`filmed`, the r5 slapped 13 mm off and turned 30 degrees; ``after`` is read in the r5's own box."""
+    referee = Referee()
+    events: list[Event] = []
+    hand_off = HAND_AT + 0.2
+    askew = ((12.0, 6.0), 30.0)
+    landings = [t for t, _ in LANDS] + ([hand_off] if rearranged else [])
+    for i in range(int((hand_off + 1.5) * FPS)):
+        t = i / FPS
+        on_top = [card for at, card in LANDS if at <= t]
+        if not on_top or HAND_AT <= t < hand_off:
+            events += referee.update(FrameSightings(t, i, ()))
+            continue
+        shown = hand_off <= t < hand_off + after_s
+        card = after if shown else on_top[-1]
+        place, angle = askew if shown or card == "r5" else ((0.0, 0.0), 0.0)
+        seen = Sighting.face_at(Card.parse(card), place, angle=angle, confidence=0.6, identity_confidence=0.9)
+        still = max([at for at in landings if at <= t] + ([hand_off] if t >= hand_off else []))
+        settled = [at + SETTLE_S for at in landings if at + SETTLE_S <= t]
+        seen = dataclasses.replace(seen, still_since=still, rearranged_at=max(settled, default=None))
+        events += referee.update(FrameSightings(t, i, (seen,)))
+    return events
+
+
+def test_a_lower_card_slapped_into_the_tops_box_is_ruled_once_the_picture_tells():
+    # seed 109002, two players: a g4 slapped 15 mm off its g9 was read in the g9's box for 0.4 s, taken for the g9
+    # misread in every frame, even once the picture had come to rest rearranged: never ruled on
+    assert illegal(filmed_on_an_askew_top("r3", rearranged=True, after_s=0.8)) == ["r3"]
+
+
+def test_the_same_readings_in_the_tops_box_over_a_picture_at_rest_as_before_are_the_top_misread():
+    assert illegal(filmed_on_an_askew_top("r3", rearranged=False, after_s=0.8)) == []
