@@ -148,7 +148,10 @@ the backs came, 0.3 s before the table was seen winding up). In play a back in t
 gone the next frame, and the ruling waits no longer. A card said played on a stack meanwhile is held too, and
 taken off the board when the centre is gathered (:meth:`Judge.take_off`): the backs fanned on a red 8 as the
 centre was gathered read as an r10, said played with an r9 unseen under the gatherer's hand (seed 105005, two
-players: two false plays, and the centre's count two cards over)."""
+players: two false plays, and the centre's count two cards over). The backs are counted over the last
+:data:`WIND_UP_S`: as the stacks are turned over a hand hides some of them from frame to frame (seed 109005, four
+players: an "r10" ruled "not a one" where three to five backs had lain in the centre for a second, two in that
+frame, 0.5 s before the table was seen gathered)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,7 @@ class Referee:
         self._spread_since: float | None = None
         self._winding: deque[tuple[float, bool]] = deque()
         self._held: list[tuple[Event, float]] = []
+        self._centre_backs_seen: deque[tuple[float, int]] = deque()
         self._lifted: list[Conflict] = []
         """Conflicts the judge told by a lift, waiting for the arms round their landing (:meth:`_lift_vetted`)."""
         self._lone_seat: dict[tuple[int | None, float], bool] = {}
@@ -241,7 +245,15 @@ class Referee:
             self._held.clear()
             events.extend(self._gather())
             return self._emit(events)
-        return self._emit(self._hold_while_winding(events, backs))
+        return self._emit(self._hold_while_winding(events, backs, self._backs_lately(backs)))
+
+    def _backs_lately(self, backs: int) -> int:
+        """The most backs seen in the centre in a frame of the last :data:`WIND_UP_S`, this one's ``backs`` too."""
+        seen = self._centre_backs_seen
+        seen.append((self._t, backs))
+        while seen[0][0] < self._t - WIND_UP_S:
+            seen.popleft()
+        return max(b for _, b in seen)
 
     @property
     def watches_seats(self) -> bool:
@@ -351,11 +363,11 @@ class Referee:
                 return True
         return False
 
-    def _hold_while_winding(self, events: list[Event], backs: int) -> list[Event]:
-        """``events`` less the illegal plays ruled and the cards said played while backs lie in the centre (see
-        :data:`HOLD_S`), with those held before, released once the centre shows no back or they were held
-        ``HOLD_S``."""
-        if backs >= WIND_UP_BACKS:
+    def _hold_while_winding(self, events: list[Event], backs: int, lately: int) -> list[Event]:
+        """``events`` less the illegal plays ruled and the cards said played while backs lie in the centre (``lately``
+        in a frame of the last :data:`WIND_UP_S`; see :data:`HOLD_S`), with those held before, released once the
+        centre shows no back (``backs`` in this frame) or they were held ``HOLD_S``."""
+        if lately >= WIND_UP_BACKS:
             self._held += [(e, self._t) for e in events if isinstance(e, IllegalPlay | CardPlayed)]
             events = [e for e in events if not isinstance(e, IllegalPlay | CardPlayed)]
         if backs == 0:

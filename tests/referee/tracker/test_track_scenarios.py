@@ -416,6 +416,22 @@ def test_an_illegal_card_ruled_while_a_few_backs_pass_through_the_centre_is_said
     assert 4.6 <= said_at <= 4.8  # held while the backs lay there, said as they went
 
 
+def test_an_illegal_card_ruled_while_a_hand_hides_one_of_the_backs_in_the_centre_is_held_like_them():
+    # seed 109005, four players: as the stacks were turned over three to five backs lay in the centre for a second,
+    # a hand over one of them in the frame an "r10" was ruled "not a one", and the ruling was said at once
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3")
+    passing = [table.put_back(3.6, "red-red", (-150.0 + i * 30.0, 60.0)) for i in range(3)]
+    for placed in passing:
+        table.take(4.9, placed)
+    table.hide(4.0, 4.9, (-150.0, 60.0), radius=10.0)
+    table.put(4.0, "b6", (2.0, 1.0))
+    events, emitted = film(table, 6.0)
+    [(illegal, said_at)] = [(e, at) for e, at in zip(events, emitted, strict=True) if isinstance(e, IllegalPlay)]
+    assert illegal.card == Card.parse("b6")
+    assert said_at >= 4.9  # held while the backs lay there, two of them in view
+
+
 def test_a_few_backs_in_the_centre_while_a_hand_hides_a_stack_do_not_end_play():
     table = ScriptedTable(FPS)
     build(table, (0, 0), "b1 b2 b3 b4")
