@@ -1285,14 +1285,12 @@ class StackTracker:
         the top, read within ``TrackerSettings.below_top_s`` of the top's landing, is held back whatever the picture
         did (the top's own slap rearranged it). False when the sightings do not tell."""
         top, s = pile.legal_top, self.settings
-        if not s.lower_needs_rearranged or top is None or pile.tentative:
-            return False
-        if card.colour != top.colour or card.number >= top.number:
+        if not s.lower_needs_rearranged or top is None or pile.tentative or not _lower_of_run(top, card):
             return False
         if card.number == top.number - 1 and pile.changed_t is not None and first_t - pile.changed_t < s.below_top_s:
             return True  # the card under the top, read as the top settles: its picture, or the top misread
-        still, moved = latest.sighting.still_since, latest.sighting.rearranged_at
-        if still is None or moved is None:
+        moved = latest.sighting.rearranged_at
+        if moved is None or not _clocked(latest.sighting):
             return False  # no change clock, or one that has never seen the pile come to rest: the readings decide
         return self._top_read_since(moved, first_t, pile)
 
