@@ -507,16 +507,19 @@ class Judge:
         return last is not None and last.card == landing.card and landing.t - last.t <= self.together_s
 
     def _loose_read_again(self, book: _PileBook, change: Landed) -> bool:
-        """An illegal card just ruled on the pile, read as a new copy within moments: the same card boxed anew
-        (seed 100203, eight players: an r9 ruled at 23.28 s, boxed turned by 60 degrees 0.3 s later, ruled
-        again). It lies on the books a second time, unannounced, so the tracker and the judge agree on the pile."""
+        """An illegal card ruled on the pile and not yet taken back, read as a new copy within seconds: the same
+        card boxed anew (seed 100203, eight players: an r9 ruled at 23.28 s, boxed turned by 60 degrees 0.3 s
+        later, ruled again; seed 110000, four players: a g5 ruled at 30.90 s, boxed turned by 12 degrees 0.57 s
+        later, ruled again, taken back at 32.14 s). Two players slapping the same wrong card on one stack within
+        seconds is far rarer than an illegal card lying a second before it goes back. It lies on the books a
+        second time, unannounced, so the tracker and the judge agree on the pile."""
         last = book.last_loose
         return (
             change.copy
             and last is not None
             and last.card == change.card
             and _find(book.loose, change.card) is not None
-            and change.t - last.t <= self.together_s
+            and change.t - last.t <= self.twin_memory_s
         )
 
     def _twin_revealed(self, book: _PileBook, change: Landed) -> bool:

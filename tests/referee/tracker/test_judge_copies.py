@@ -67,12 +67,31 @@ def test_an_illegal_card_boxed_anew_at_once_is_ruled_once_and_taken_back_once():
     assert judge.holding(1) == (R[4], ())
 
 
+def test_an_illegal_card_boxed_anew_while_it_still_lies_there_is_ruled_once():
+    # seed 110000, four players: a g5 ruled on a g3 at 30.90 s, boxed turned by 12 degrees 0.57 s later, was
+    # ruled again; its player took it back at 32.14 s
+    judge = Judge(Centre())
+    stack_to(judge, 4)
+    judge.rule(Landed(1, R[9], 5.0, 150, Placement(0.0, 0.0, 0.0)))
+    again = judge.rule(Landed(1, R[9], 5.6, 168, Placement(4.0, -7.0, 12.0), copy=True))
+    assert again == []
+
+
 def test_a_second_illegal_copy_long_after_the_first_is_ruled_too():
     judge = Judge(Centre())
     stack_to(judge, 4)
     judge.rule(Landed(1, R[9], 5.0, 150, Placement(0.0, 0.0, 64.0)))
-    later = judge.rule(Landed(1, R[9], 6.5, 195, Placement(20.0, 8.0, 10.0), copy=True))
+    later = judge.rule(Landed(1, R[9], 8.5, 255, Placement(20.0, 8.0, 10.0), copy=True))
     assert said(later) == [("illegal_play", "r9")]
+
+
+def test_a_second_illegal_copy_after_the_first_was_taken_back_is_ruled_too():
+    judge = Judge(Centre())
+    stack_to(judge, 4)
+    judge.rule(Landed(1, R[9], 5.0, 150, Placement(0.0, 0.0, 64.0)))
+    judge.rule(Uncovered(1, R[4], (R[9],), 5.6, 168))
+    again = judge.rule(Landed(1, R[9], 6.0, 180, Placement(20.0, 8.0, 10.0), copy=True))
+    assert said(again) == [("illegal_play", "r9")]
 
 
 def test_a_card_ruled_not_a_one_found_again_where_it_lay_is_not_ruled_again() -> None:
