@@ -21,7 +21,7 @@ each pile now holds (:meth:`Judge.holding`) so the tracker compares the next fra
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -457,7 +457,7 @@ class Judge:
         read = _first_readings(change)
         times = [
             min(read[card], when) if card in read else when
-            for card, when in zip(cards, _unseen_times(change, len(cards)), strict=True)
+            for card, when in zip(cards, _unseen_times(change, len(cards) + 1)[:-1], strict=True)
         ]
         limit = _down_above(change, cards)
         for i in reversed(range(len(times))):  # a card lower in the stack came down before the one on it
@@ -688,19 +688,25 @@ def _first_readings(change: Landed) -> dict[Card, tuple[float, int]]:
     return read
 
 
-def _down_above(change: Landed, below: Iterable[Card]) -> tuple[float, int]:
+def _down_above(change: Landed, below: Sequence[Card]) -> tuple[float, int]:
     """When ``change``'s card most likely came down (:attr:`Landed.down`), but not before a card ``below`` it was
     first read there: that card showed then (seed 99001, eight players: an r5 read at 17.1 s, the r6 on it dated
-    16.8 s by the 1.4 s the stack was hidden)."""
+    16.8 s by the 1.4 s the stack was hidden); nor before its share of the hidden time when cards nobody saw came
+    down under it (see :func:`_unseen_times`: the last of them and it, one after the other; seed 110005, eight
+    players: a b9 read at 12.4 s over a b8 nobody saw, both dated 11.13 s as the hand came, the b9 truly down at
+    12.13 s)."""
     read = _first_readings(change)
     seen = [read[card] for card in below if card in read]
+    if below:
+        seen.append(_unseen_times(change, len(below) + 1)[-1])
     return min(max([change.down, *seen]), (change.t, change.frame))
 
 
 def _unseen_times(change: Landed, count: int) -> list[tuple[float, int]]:
-    """When cards nobody saw most likely came down: the first as the hand that hid the stack arrived (or, without
-    one, as the old top was last read: something covered it then), the others spread until the card that was
-    seen; when the old top was read until the seen card showed, when the seen card was learnt."""
+    """When ``count`` cards most likely came down one after the other while the pile was hidden: the first as the
+    hand that hid the stack arrived (or, without one, as the old top was last read: something covered it then),
+    the others spread evenly until the seen card was read (the last of them is the seen card: the cards nobody
+    saw take the others); when the old top was read until the seen card showed, when the seen card was learnt."""
     if change.hidden_s > 0 and change.t > 0:
         t0 = change.t - change.hidden_s
         f0 = change.frame - round(change.hidden_s * change.frame / change.t)

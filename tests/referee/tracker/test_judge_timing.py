@@ -90,3 +90,15 @@ def test_a_card_read_just_after_a_hand_hid_its_stack_came_with_that_hand():
 def test_a_card_hidden_under_a_second_is_dated_halfway():
     events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 10.0, 300, hidden_s=0.8, hidden_from=(9.9, 297)))
     assert events[-1] == ("card_played", "y2", 9.6)
+
+
+def test_a_card_seen_over_one_nobody_saw_came_down_after_it_in_the_hidden_time():
+    # seed 110005, eight players: a b9 read at 12.4 s over a b8 nobody saw, the stack hidden 1.27 s; both were
+    # dated as the hand came (11.13 s), the b9 a second early (truth: b8 11.48 s, b9 12.13 s)
+    events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 1.0, 30), Landed(1, Y[4], 10.0, 300, hidden_s=1.4))
+    assert events[-2:] == [("card_played", "y3", 8.6), ("card_played", "y4", 9.3)]
+
+
+def test_cards_nobody_saw_and_the_one_seen_on_them_share_the_hidden_time_evenly():
+    events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 1.0, 30), Landed(1, Y[5], 10.0, 300, hidden_s=1.5))
+    assert events[-3:] == [("card_played", "y3", 8.5), ("card_played", "y4", 9.0), ("card_played", "y5", 9.5)]
