@@ -150,13 +150,21 @@ def _pairs(
 
 
 def score_plays(truth: Sequence[Event], said: Sequence[Event], window: float = WINDOW_S) -> Tally:
+    true_plays, said_plays, right = _right_plays(truth, said, window)
+    return Tally(len(true_plays), len(said_plays), len(right))
+
+
+def _right_plays(
+    truth: Sequence[Event], said: Sequence[Event], window: float
+) -> tuple[list[Event], list[Event], list[tuple[int, int]]]:
+    """The true and said plays, and the pairs of them that are right (on corresponding stacks)."""
     true_plays, said_plays = _plays(truth), _plays(said)
     mapping: dict[int | None, int | None] = {}
     for _ in range(2):  # pair, read off which stacks correspond, pair again preferring corresponding stacks
         pairs = _pairs(true_plays, said_plays, window, mapping)
         mapping = _stack_mapping(Counter((true_plays[i].stack, said_plays[j].stack) for i, j in pairs))
-    right = sum(1 for i, j in pairs if mapping.get(true_plays[i].stack) == said_plays[j].stack)
-    return Tally(len(true_plays), len(said_plays), right)
+    right = [(i, j) for i, j in pairs if mapping.get(true_plays[i].stack) == said_plays[j].stack]
+    return true_plays, said_plays, right
 
 
 def _stack_mapping(votes: Counter[tuple[int | None, int | None]]) -> dict[int | None, int | None]:
@@ -215,10 +223,103 @@ def score_round(
     )
 
 
+@dataclass(frozen=True)
+class Miss:
+    """One thing the referee got wrong in a round: a true event it ``missed``, one it said that is ``false``, or a
+    player's count it got ``wrong`` (``kind``: ``play``, ``illegal``, ``conflict`` or ``count``)."""
+
+    kind: str
+    side: str
+    t: float
+    card: str | None = None
+    stack: int | None = None
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "side": self.side, "t": round(self.t, 3)}
+        data.update({k: v for k, v in (("card", self.card), ("stack", self.stack), ("detail", self.detail)) if v})
+        return data
+
+
+def round_misses(
+    truth: Sequence[Event], said: Sequence[Event], *, window: float = WINDOW_S, in_view: Sequence[bool] | None = None
+) -> list[Miss]:
+    """Everything the figures of :func:`score_round` count against the referee, one :class:`Miss` each, in time
+    order: where to look first when a figure falls short.
+
+    >>> truth = [StackStarted(t=1.0, stack=1, card=Card.parse("r1")), CardPlayed(t=2.0, stack=1, card=Card.parse("r2")),
+    ...          IllegalPlay(t=3.0, stack=1, card=Card.parse("r7"), reason="wrong_number")]
+    >>> said = [StackStarted(t=1.1, stack=4, card=Card.parse("r1")), CardPlayed(t=2.9, stack=4, card=Card.parse("r2"))]
+    >>> for miss in round_misses(truth, said, in_view=[False]):
+    ...     print(miss.kind, miss.side, miss.card, miss.detail or "-")
+    play missed r2 -
+    play false r2 -
+    illegal missed r7 wrong_number, never in view
+    """
+    true_plays, said_plays, right = _right_plays(truth, said, window)
+    misses = _unpaired("play", true_plays, said_plays, right)
+    withdrawn = withdrawn_rulings(said)
+    true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
+    said_illegal = [e for e in said if isinstance(e, IllegalPlay) and not withdrawn(e)]
+    misses += _unpaired("illegal", true_illegal, said_illegal, _pairs(true_illegal, said_illegal, window), in_view)
+    true_conflicts = [e for e in truth if isinstance(e, Conflict)]
+    said_conflicts = [e for e in said if isinstance(e, Conflict)]
+    misses += _unpaired("conflict", true_conflicts, said_conflicts, _pairs(true_conflicts, said_conflicts, 2 * window))
+    return sorted([*misses, *_count_misses(truth, said)], key=lambda m: m.t)
+
+
+def _unpaired(
+    kind: str,
+    truth: Sequence[Event],
+    said: Sequence[Event],
+    pairs: Iterable[tuple[int, int]],
+    in_view: Sequence[bool] | None = None,
+) -> list[Miss]:
+    paired = list(pairs)
+    found, right = {i for i, _ in paired}, {j for _, j in paired}
+
+    def detail(event: Event, seen: bool = True) -> str:
+        words = [getattr(event, "reason", "")] + ([] if seen else ["never in view"])
+        return ", ".join(w for w in words if w)
+
+    missed = [
+        Miss(kind, "missed", e.t, str(e.card) if e.card else None, e.stack, detail(e, in_view[i] if in_view else True))
+        for i, e in enumerate(truth)
+        if i not in found
+    ]
+    false = [
+        Miss(kind, "false", e.t, str(e.card) if e.card else None, e.stack, detail(e))
+        for j, e in enumerate(said)
+        if j not in right
+    ]
+    return missed + false
+
+
+def _count_misses(truth: Sequence[Event], said: Sequence[Event]) -> list[Miss]:
+    """The players whose centre count or score the referee got wrong (every player, if it scored no round)."""
+    true_score = _last_scored(truth)
+    said_score = _last_scored(said)
+    if true_score is None:
+        return []
+    if said_score is None:
+        return [Miss("count", "wrong", true_score.t, detail=f"{back}: no round scored") for back in true_score.scores]
+    misses = []
+    for back in true_score.scores:
+        centre = (true_score.centre.get(back, 0), said_score.centre.get(back, 0))
+        left = (true_score.leftover.get(back, 0), said_score.leftover.get(back))
+        if centre[0] != centre[1] or true_score.scores.get(back) != said_score.scores.get(back):
+            detail = f"{back}: centre {centre[0]} said {centre[1]}, leftover {left[0]} said {left[1]}"
+            misses.append(Miss("count", "wrong", said_score.t, detail=detail))
+    return misses
+
+
+def _last_scored(events: Sequence[Event]) -> RoundScored | None:
+    return next((e for e in reversed(events) if isinstance(e, RoundScored)), None)
+
+
 def _end_of_round(truth: Sequence[Event], said: Sequence[Event]) -> tuple[int, int, int, bool]:
     """Players, players with centre count and score exact, players with the centre count exact, scored."""
-    true_score = next((e for e in reversed(truth) if isinstance(e, RoundScored)), None)
-    said_score = next((e for e in reversed(said) if isinstance(e, RoundScored)), None)
+    true_score, said_score = _last_scored(truth), _last_scored(said)
     if true_score is None:
         return 0, 0, 0, said_score is not None
     backs = list(true_score.scores)

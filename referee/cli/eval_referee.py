@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(detector, recogniser, table plane, tracker, judge, count) and compares with the truth: plays\n"
         "recovered (right stack, right card, within 0.5 s), illegal plays (and how soon they were said),\n"
         "conflicts, end-of-round counts and scores per player, and replay speed as a multiple of real time.\n"
-        "Prints the figures and writes a per-round CSV (--out/rounds.csv).\n\n"
+        "Prints the figures and writes a per-round CSV (--out/rounds.csv) and, one JSON line each, everything\n"
+        "the figures count against the referee (--out/misses.jsonl: plays, illegal plays and conflicts missed\n"
+        "or said falsely, players counted wrong), where to look first when a figure falls short.\n\n"
         "--oracle replays the ground-truth card labels instead of the detector (ORACLE MODE): the tracker\n"
         "and judge alone, so their errors and the camera's can be told apart.",
         epilog="examples:\n"
@@ -131,10 +133,12 @@ def run(args: argparse.Namespace) -> int:
     rounds = []
     rows = []
     failed = []
+    misses_path = args.out / "misses.jsonl"
+    misses_path.unlink(missing_ok=True)
     for count in players:
         for seed in seeds:
             try:
-                metrics, row = _one(args, count, seed)
+                metrics, row, misses = _one(args, count, seed)
             except LigrettoError as exc:
                 # one round that cannot be rendered or read costs that round, not those scored already
                 failed.append(f"p{count} s{seed}")
@@ -143,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
             rounds.append(metrics)
             rows.append(row)
             _write_csv(args.out / "rounds.csv", rows)  # as it goes: an evaluation cut short keeps its rounds
+            _append_misses(misses_path, {"players": count, "seed": seed}, misses)
             print(_row_line(row), file=sys.stderr)
     if not rows:
         raise LigrettoError(f"no round could be scored ({', '.join(failed)})")
@@ -160,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
     if len(players) > 1:
         print(f"  by players:     {_speeds_by_players(rows)}")
     print(f"per-round CSV:    {args.out / 'rounds.csv'}")
+    print(f"misses:           {misses_path} (one JSON line each)")
     if failed:
         print(f"not scored:       {len(failed)} rounds ({', '.join(failed)}): see the messages above")
         return LigrettoError.exit_code
@@ -180,9 +186,9 @@ def _skips_still(args: argparse.Namespace) -> bool:
     return not args.every_frame and (args.skip_still or not (args.oracle or args.oracle_boxes))
 
 
-def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[str, Any]]:
+def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[str, Any], list[Any]]:
     from referee.events import read_events
-    from referee.referee_eval import illegal_in_view, score_round
+    from referee.referee_eval import illegal_in_view, round_misses, score_round
     from referee.replay_files import ReplayOptions, replay_video
     from vision.oracle import truth_frames_path
 
@@ -214,7 +220,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
     }
     in_view = illegal_in_view(truth, _labelled_faces(truth_frames_path(video)))
     metrics = score_round(truth, said, extra=extra, in_view=in_view)
-    return metrics, metrics.row()
+    return metrics, metrics.row(), round_misses(truth, [e for e, _ in said], in_view=in_view)
 
 
 def _labelled_faces(path: Path) -> Iterator[tuple[float, list[Any]]]:
@@ -342,6 +348,16 @@ def _speeds_by_players(rows: list[dict[str, Any]]) -> str:
         video[n] = video.get(n, 0.0) + float(row["video_s"])
         wall[n] = wall.get(n, 0.0) + float(row["wall_s"])
     return ", ".join(f"{n} players {video[n] / wall[n]:.2f}x" for n in sorted(video) if wall[n] > 0)
+
+
+def _append_misses(path: Path, round_: dict[str, Any], misses: list[Any]) -> None:
+    """Adds one round's misses (:class:`referee.referee_eval.Miss`) to ``path``, one JSON line each."""
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        for miss in misses:
+            handle.write(json.dumps({**round_, **miss.to_json()}) + "\n")
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import referee.cli.main
 from referee.backs import default_boxes
 from referee.cli.eval_referee import _rendered, drawn_backs
 from referee.errors import InputFileError
-from referee.referee_eval import score_round
+from referee.referee_eval import Miss, score_round
 
 
 def _args(tmp_path: Path, **settings: object) -> argparse.Namespace:
@@ -67,13 +68,13 @@ def test_a_round_that_cannot_be_read_costs_that_round_not_those_scored(tmp_path,
     """Seed 2's video is cut short: the rounds of seeds 1 and 3 are still scored, printed and written to the CSV,
     the broken one is named, and the exit code says not everything was scored."""
 
-    def one(args: argparse.Namespace, players: int, seed: int) -> tuple[object, dict[str, object]]:
+    def one(args: argparse.Namespace, players: int, seed: int) -> tuple[object, dict[str, object], list[Miss]]:
         if seed == 2:
             raise InputFileError(f"cannot read video p{players}-s{seed}.mp4: truncated")
         extra = {"players": players, "seed": seed, "video_s": 10.0, "wall_s": 2.0, "speed_x_realtime": 5.0}
         extra["exit_code"] = 0
         metrics = score_round([], [], extra=extra)
-        return metrics, metrics.row()
+        return metrics, metrics.row(), [Miss("illegal", "missed", 4.0, "r5", 1, "wrong_number")] if seed == 1 else []
 
     monkeypatch.setattr(referee.cli.eval_referee, "_one", one)
     code = referee.cli.main.main(["eval-referee", "--seeds", "1-3", "--players", "4", "--out", str(tmp_path)])
@@ -83,3 +84,16 @@ def test_a_round_that_cannot_be_read_costs_that_round_not_those_scored(tmp_path,
     assert "not scored:       1 rounds (p4 s2)" in out
     rows = (tmp_path / "rounds.csv").read_text().splitlines()
     assert [row.split(",")[1] for row in rows[1:]] == ["1", "3"]
+    misses = [json.loads(line) for line in (tmp_path / "misses.jsonl").read_text().splitlines()]
+    assert misses == [
+        {
+            "players": 4,
+            "seed": 1,
+            "kind": "illegal",
+            "side": "missed",
+            "t": 4.0,
+            "card": "r5",
+            "stack": 1,
+            "detail": "wrong_number",
+        }
+    ]

@@ -14,7 +14,7 @@ from referee.events import (
     RulingWithdrawn,
     StackStarted,
 )
-from referee.referee_eval import Totals, illegal_in_view, score_round
+from referee.referee_eval import Totals, illegal_in_view, round_misses, score_round
 
 TRUTH = [
     StackStarted(t=1.0, stack=1, card=Card.parse("r1")),
@@ -145,3 +145,25 @@ def test_an_illegal_play_the_referee_withdrew_is_not_one_it_said():
     withdrawn = RulingWithdrawn(t=6.0, stack=None, card=Card.parse("r4"), ruled="not_a_one")
     metrics = score_round(TRUTH, [*said, (withdrawn, 6.7)])
     assert (metrics.illegal.said, metrics.illegal.right) == (1, 1)
+
+
+def test_the_misses_name_each_event_the_figures_count_against_the_referee():
+    said = [e for e, _ in RIGHT_PLAYS] + [
+        IllegalPlay(t=6.0, stack=5, card=Card.parse("r9"), reason="wrong_number"),
+        RoundScored(t=9.5, centre={"a": 2, "b": 2}, leftover={"a": 1, "b": 0}, scores={"a": 0, "b": 2}),
+    ]
+    misses = [(m.kind, m.side, m.card, m.detail) for m in round_misses(TRUTH, said, in_view=[True])]
+    assert misses == [
+        ("illegal", "missed", "r5", "wrong_number"),
+        ("conflict", "missed", "b2", ""),
+        ("illegal", "false", "r9", "wrong_number"),
+        ("count", "wrong", None, "b: centre 1 said 2, leftover 0 said 0"),
+    ]
+
+
+def test_a_round_the_referee_never_scored_misses_every_players_count():
+    misses = round_misses(TRUTH, [e for e, _ in RIGHT_PLAYS])
+    assert [(m.kind, m.detail) for m in misses if m.kind == "count"] == [
+        ("count", "a: no round scored"),
+        ("count", "b: no round scored"),
+    ]
