@@ -195,15 +195,10 @@ def score_round(
     ``in_view``: per true illegal play (in order), whether its card was in view (:func:`illegal_in_view`)."""
     events = [e for e, _ in said]
     plays = score_plays(truth, events, window)
-    true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
-    # an illegal play the referee withdrew (its card shown played legally after all) is not one it stands by
-    withdrawn = withdrawn_rulings(events)
-    said_illegal = [(e, at) for e, at in said if isinstance(e, IllegalPlay) and not withdrawn(e)]
-    pairs = _pairs(true_illegal, [e for e, _ in said_illegal], window)
+    true_illegal, standing, pairs = _illegal(truth, events, window)
+    said_illegal = [said[k] for k in standing]
     latencies = tuple(said_illegal[j][1] - true_illegal[i].t for i, j in pairs)
-    true_conflicts = [e for e in truth if isinstance(e, Conflict)]
-    said_conflicts = [e for e in events if isinstance(e, Conflict)]
-    conflict_pairs = _pairs(true_conflicts, said_conflicts, 2 * window)
+    true_conflicts, said_conflicts, conflict_pairs = _conflicts(truth, events, window)
     players, exact, centre_exact, scored = _end_of_round(truth, events)
     seen = None
     if in_view is not None:
@@ -258,14 +253,32 @@ def round_misses(
     """
     true_plays, said_plays, right = _right_plays(truth, said, window)
     misses = _unpaired("play", true_plays, said_plays, right)
-    withdrawn = withdrawn_rulings(said)
-    true_illegal = [e for e in truth if isinstance(e, IllegalPlay)]
-    said_illegal = [e for e in said if isinstance(e, IllegalPlay) and not withdrawn(e)]
-    misses += _unpaired("illegal", true_illegal, said_illegal, _pairs(true_illegal, said_illegal, window), in_view)
-    true_conflicts = [e for e in truth if isinstance(e, Conflict)]
-    said_conflicts = [e for e in said if isinstance(e, Conflict)]
-    misses += _unpaired("conflict", true_conflicts, said_conflicts, _pairs(true_conflicts, said_conflicts, 2 * window))
+    true_illegal, standing, pairs = _illegal(truth, said, window)
+    misses += _unpaired("illegal", true_illegal, [said[k] for k in standing], pairs, in_view)
+    misses += _unpaired("conflict", *_conflicts(truth, said, window))
     return sorted([*misses, *_count_misses(truth, said)], key=lambda m: m.t)
+
+
+def _illegal(
+    truth: Sequence[Event], said: Sequence[Event], window: float
+) -> tuple[list[Event], list[int], list[tuple[int, int]]]:
+    """The true illegal plays, which of ``said`` are illegal plays the referee stands by (by index), and their pairs
+    (indices into those two lists). An illegal play the referee withdrew (its card shown played legally after all)
+    is not one it stands by."""
+    true_illegal: list[Event] = [e for e in truth if isinstance(e, IllegalPlay)]
+    withdrawn = withdrawn_rulings(said)
+    standing = [k for k, e in enumerate(said) if isinstance(e, IllegalPlay) and not withdrawn(e)]
+    return true_illegal, standing, _pairs(true_illegal, [said[k] for k in standing], window)
+
+
+def _conflicts(
+    truth: Sequence[Event], said: Sequence[Event], window: float
+) -> tuple[list[Event], list[Event], list[tuple[int, int]]]:
+    """The true and said conflicts and their pairs: a conflict is told by the loser's lift, so within twice the
+    plays' window."""
+    true_conflicts: list[Event] = [e for e in truth if isinstance(e, Conflict)]
+    said_conflicts: list[Event] = [e for e in said if isinstance(e, Conflict)]
+    return true_conflicts, said_conflicts, _pairs(true_conflicts, said_conflicts, 2 * window)
 
 
 def _unpaired(
