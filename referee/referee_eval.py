@@ -220,8 +220,9 @@ def score_round(
 
 @dataclass(frozen=True)
 class Miss:
-    """One thing the referee got wrong in a round: a true event it ``missed``, one it said that is ``false``, or a
-    player's count it got ``wrong`` (``kind``: ``play``, ``illegal``, ``conflict`` or ``count``)."""
+    """One thing the referee got wrong in a round: a true event it ``missed``, one it said that is ``false``, an
+    illegal play it said ``late``, or a player's count it got ``wrong`` (``kind``: ``play``, ``illegal``,
+    ``conflict`` or ``count``)."""
 
     kind: str
     side: str
@@ -237,26 +238,54 @@ class Miss:
 
 
 def round_misses(
-    truth: Sequence[Event], said: Sequence[Event], *, window: float = WINDOW_S, in_view: Sequence[bool] | None = None
+    truth: Sequence[Event], said: Sequence[Said], *, window: float = WINDOW_S, in_view: Sequence[bool] | None = None
 ) -> list[Miss]:
     """Everything the figures of :func:`score_round` count against the referee, one :class:`Miss` each, in time
-    order: where to look first when a figure falls short.
+    order: where to look first when a figure falls short. ``said`` pairs each referee event with the video time it
+    was said, as for :func:`score_round`: an illegal play caught but said more than ``window`` after its card
+    came down is ``late`` (the figure "within 0.5 s" leaves it out).
 
     >>> truth = [StackStarted(t=1.0, stack=1, card=Card.parse("r1")), CardPlayed(t=2.0, stack=1, card=Card.parse("r2")),
-    ...          IllegalPlay(t=3.0, stack=1, card=Card.parse("r7"), reason="wrong_number")]
-    >>> said = [StackStarted(t=1.1, stack=4, card=Card.parse("r1")), CardPlayed(t=2.9, stack=4, card=Card.parse("r2"))]
-    >>> for miss in round_misses(truth, said, in_view=[False]):
+    ...          IllegalPlay(t=3.0, stack=1, card=Card.parse("r7"), reason="wrong_number"),
+    ...          IllegalPlay(t=5.0, stack=1, card=Card.parse("r9"), reason="wrong_number")]
+    >>> said = [(StackStarted(t=1.1, stack=4, card=Card.parse("r1")), 1.2),
+    ...         (CardPlayed(t=2.9, stack=4, card=Card.parse("r2")), 3.0),
+    ...         (IllegalPlay(t=5.1, stack=4, card=Card.parse("r9"), reason="wrong_number"), 5.8)]
+    >>> for miss in round_misses(truth, said, in_view=[False, True]):
     ...     print(miss.kind, miss.side, miss.card, miss.detail or "-")
     play missed r2 -
     play false r2 -
     illegal missed r7 wrong_number, never in view
+    illegal late r9 wrong_number, said 0.80 s after it came down
     """
-    true_plays, said_plays, right = _right_plays(truth, said, window)
+    events = [e for e, _ in said]
+    true_plays, said_plays, right = _right_plays(truth, events, window)
     misses = _unpaired("play", true_plays, said_plays, right)
-    true_illegal, standing, pairs = _illegal(truth, said, window)
-    misses += _unpaired("illegal", true_illegal, [said[k] for k in standing], pairs, in_view)
-    misses += _unpaired("conflict", *_conflicts(truth, said, window))
-    return sorted([*misses, *_count_misses(truth, said)], key=lambda m: m.t)
+    true_illegal, standing, pairs = _illegal(truth, events, window)
+    misses += _unpaired("illegal", true_illegal, [events[k] for k in standing], pairs, in_view)
+    misses += _late(true_illegal, [said[k] for k in standing], pairs, window)
+    misses += _unpaired("conflict", *_conflicts(truth, events, window))
+    return sorted([*misses, *_count_misses(truth, events)], key=lambda m: m.t)
+
+
+def _late(truth: Sequence[Event], said: Sequence[Said], pairs: Iterable[tuple[int, int]], window: float) -> list[Miss]:
+    """The true events of ``pairs`` said more than ``window`` after they happened."""
+    late = []
+    for i, j in pairs:
+        event, delay = truth[i], said[j][1] - truth[i].t
+        if delay > window + 1e-9:
+            words = [getattr(event, "reason", ""), f"said {delay:.2f} s after it came down"]
+            late.append(
+                Miss(
+                    "illegal",
+                    "late",
+                    event.t,
+                    str(event.card) if event.card else None,
+                    event.stack,
+                    ", ".join(w for w in words if w),
+                )
+            )
+    return late
 
 
 def _illegal(

@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "conflicts, end-of-round counts and scores per player, and replay speed as a multiple of real time.\n"
         "Prints the figures and writes a per-round CSV (--out/rounds.csv) and, one JSON line each, everything\n"
         "the figures count against the referee (--out/misses.jsonl: plays, illegal plays and conflicts missed\n"
-        "or said falsely, players counted wrong), where to look first when a figure falls short.\n\n"
+        "or said falsely, illegal plays said more than 0.5 s late, players counted wrong), where to look\n"
+        "first when a figure falls short.\n\n"
         "--oracle replays the ground-truth card labels instead of the detector (ORACLE MODE): the tracker\n"
         "and judge alone, so their errors and the camera's can be told apart.",
         epilog="examples:\n"
@@ -220,7 +221,7 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
     }
     in_view = illegal_in_view(truth, _labelled_faces(truth_frames_path(video)))
     metrics = score_round(truth, said, extra=extra, in_view=in_view)
-    return metrics, metrics.row(), round_misses(truth, [e for e, _ in said], in_view=in_view)
+    return metrics, metrics.row(), round_misses(truth, said, in_view=in_view)
 
 
 def _labelled_faces(path: Path) -> Iterator[tuple[float, list[Any]]]:

@@ -148,9 +148,10 @@ def test_an_illegal_play_the_referee_withdrew_is_not_one_it_said():
 
 
 def test_the_misses_name_each_event_the_figures_count_against_the_referee():
-    said = [e for e, _ in RIGHT_PLAYS] + [
-        IllegalPlay(t=6.0, stack=5, card=Card.parse("r9"), reason="wrong_number"),
-        RoundScored(t=9.5, centre={"a": 2, "b": 2}, leftover={"a": 1, "b": 0}, scores={"a": 0, "b": 2}),
+    said = [
+        *RIGHT_PLAYS,
+        (IllegalPlay(t=6.0, stack=5, card=Card.parse("r9"), reason="wrong_number"), 6.2),
+        (RoundScored(t=9.5, centre={"a": 2, "b": 2}, leftover={"a": 1, "b": 0}, scores={"a": 0, "b": 2}), 9.5),
     ]
     misses = [(m.kind, m.side, m.card, m.detail) for m in round_misses(TRUTH, said, in_view=[True])]
     assert misses == [
@@ -161,8 +162,16 @@ def test_the_misses_name_each_event_the_figures_count_against_the_referee():
     ]
 
 
+def test_an_illegal_play_said_after_the_window_is_late_though_caught():
+    said = [*RIGHT_PLAYS, (IllegalPlay(t=4.1, stack=5, card=Card.parse("r5"), reason="wrong_number"), 4.7)]
+    misses = [(m.kind, m.side, m.card, m.detail) for m in round_misses(TRUTH, said) if m.kind == "illegal"]
+    assert misses == [("illegal", "late", "r5", "wrong_number, said 0.70 s after it came down")]
+    in_time = [*RIGHT_PLAYS, (IllegalPlay(t=4.1, stack=5, card=Card.parse("r5"), reason="wrong_number"), 4.5)]
+    assert not [m for m in round_misses(TRUTH, in_time) if m.kind == "illegal"]
+
+
 def test_a_round_the_referee_never_scored_misses_every_players_count():
-    misses = round_misses(TRUTH, [e for e, _ in RIGHT_PLAYS])
+    misses = round_misses(TRUTH, RIGHT_PLAYS)
     assert [(m.kind, m.detail) for m in misses if m.kind == "count"] == [
         ("count", "a: no round scored"),
         ("count", "b: no round scored"),
