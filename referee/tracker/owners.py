@@ -35,7 +35,7 @@ from typing import TypeGuard
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Point, Sighting
-from referee.tracker.seats import SeatSorter, box_mates, runner_up, wrap_angle
+from referee.tracker.seats import Hand, SeatSorter, box_mates, runner_up, wrap_angle
 
 LAST_SEEN_S = 6.0
 """The longest a played card may have gone unseen in front of its owner before it landed: a hand reaching over
@@ -138,6 +138,10 @@ class SeatWatch:
         self.hand_readings: list[deque[Sighting]] = [deque(maxlen=HAND_READINGS_KEPT) for _ in self.hands]
         """The backs read at each hand in play (the latest :data:`HAND_READINGS_KEPT`), for their runner-ups."""
         self.glances = 0
+        self._sides: Counter[int] = Counter()
+        self._sided = 0
+        self._sides_of: tuple[Hand, ...] = ()
+        """:meth:`turn`'s tally: the discard sides of the first ``_sided`` faces, by the hands ``_sides_of``."""
         self.arms: dict[str, list[tuple[float, Point, tuple[Point, ...]]]] = defaultdict(list)
         """Per card, the arms seen putting it down: landing time, where it landed, points back along each frame's
         arm (table plane)."""
@@ -202,6 +206,7 @@ class SeatWatch:
         """This watch's sightings with ``seats``: the same hands first, more after them (none read in play)."""
         view = copy.copy(self)
         view.seats, view.hands = seats, seats.hands()
+        view._sides = Counter(self._sides)  # its own tally: a copy's must not add to this one's
         more = len(view.hands) - len(self.hands)
         view.hand_votes = [*self.hand_votes, *({} for _ in range(more))]
         view.hand_readings = [*self.hand_readings, *(deque(maxlen=HAND_READINGS_KEPT) for _ in range(more))]
@@ -253,11 +258,16 @@ class SeatWatch:
     def turn(self) -> int | None:
         """Which way round the seats' places run from their hands (+1 counter-clockwise on the table plane, -1
         clockwise), as the discard piles show; None while they have not shown it."""
-        sides: Counter[int] = Counter()
-        for _, _, radius, angle in self.faces:
+        # the faces' sides are tallied once each (they are only ever added), again from the first when the hands
+        # change (:meth:`reseat`): asked after every landing, the whole tally cost an eight-player round seconds
+        if self._sides_of != tuple(self.hands):
+            self._sides, self._sided, self._sides_of = Counter(), 0, tuple(self.hands)
+        sides = self._sides
+        for _, _, radius, angle in self.faces[self._sided :]:
             side = self._discard_side(radius, angle)
             if side:
                 sides[side] += 1
+        self._sided = len(self.faces)
         for side in (1, -1):
             if sides[side] >= 3 and sides[side] >= DISCARD_SURE * sides[-side]:
                 return side
