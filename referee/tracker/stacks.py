@@ -335,6 +335,8 @@ class Pile:
     top_reads: deque[tuple[float, Pose, bool]] = field(default_factory=deque)
     """Where the top card's face was read lately (time, pose, whether read away from the top's place: as a
     copy), wherever it was read."""
+    top_area: tuple[Card | None, float] = (None, 0.0)
+    """The top and its largest box where it lies (table mm²): what a whole card of it measures here."""
     reanchor: bool = False
     gap: tuple[float, int, float] | None = None
     """The latest stretch of time the pile was out of view: (from, its frame, to)."""
@@ -755,7 +757,7 @@ class StackTracker:
         pile.last_seen_t, pile.last_seen_frame = frame.t, frame.frame
         pile.frames_seen += 1
         self._note_change(pile, seen, frame.t)
-        unaliased = [s for s in self._unaliased(pile, seen) if not self._top_second(pile, s)]
+        unaliased = [_as_top_if_turned(pile, s) for s in self._unaliased(pile, seen) if not self._top_second(pile, s)]
         due = [self._as_due(pile, s) for s in unaliased]
         taken = {id(d) for d, s in zip(due, unaliased, strict=True) if d is not s}
         readings = self._classify(pile, due)
@@ -974,6 +976,9 @@ class StackTracker:
         for reading in readings:
             if pile.top is not None and reading.card == pile.top:
                 pile.top_reads.append((t, pose_of(reading.sighting), reading.element < 0))
+                if reading.element >= 0:
+                    kept = pile.top_area[1] if pile.top_area[0] == pile.top else 0.0
+                    pile.top_area = (pile.top, max(kept, abs(_area(reading.sighting.quad))))
         while pile.top_reads and pile.top_reads[0][0] < t - TOP_READS_S:
             pile.top_reads.popleft()
 
@@ -1506,6 +1511,36 @@ def _uppermost(readings: list[_Reading]) -> _Reading:
 def _clocked(sighting: Sighting) -> bool:
     """Whether the vision side told how the picture at ``sighting`` came to rest."""
     return sighting.still_since is not None and sighting.rearranged_at is not None
+
+
+TURNED_NUMBERS = frozenset({6, 9})
+"""The numbers a card's own print cannot tell apart from one end: a 6 and a 9 carry no underline, and each end of
+a card shows its digit, the lower one turned half round (``card-look.md``)."""
+PIECE_SHARE = 0.7
+"""A box under this share of the top's largest box where it lies (:attr:`Pile.top_area`) shows a piece of a card:
+a card's box varies with the hands over it and the camera's angle, the same card's where it lies far less."""
+
+
+def _as_top_if_turned(pile: Pile, sighting: Sighting) -> Sighting:
+    """``sighting`` read as the pile's top where it reads the top turned: a 6 where the top is the 9 of its colour
+    (or a 9 on a 6), boxed as a piece of it (:data:`PIECE_SHARE`). A piece shows one end of a card, whose digit
+    reads the same whichever end it is, so the piece is the top's, half under a hand (seed 111004, four players: a
+    g6 half under the arm that played beside it, boxed as its lower half at half its whole box, read "g9" at
+    0.92-0.99 for half a second, a false "g9 on g6"). Read as the top, it shows the top still lies there (no
+    reading at all would make the stack look hidden, and the next card be dated into the gap); a real 9 on the 6 is
+    read once it shows whole."""
+    card, top = sighting.card, pile.legal_top
+    if card is None or top is None or card.colour != top.colour or {card.number, top.number} != TURNED_NUMBERS:
+        return sighting
+    if top != pile.top_area[0] or abs(_area(sighting.quad)) >= PIECE_SHARE * pile.top_area[1]:
+        return sighting
+    return replace(sighting, card=top, runner_up=card, runner_up_confidence=0.0)
+
+
+def _area(quad: Quad) -> float:
+    """The signed area of a quad (shoelace)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad
+    return 0.5 * ((x0 * y1 - x1 * y0) + (x1 * y2 - x2 * y1) + (x2 * y3 - x3 * y2) + (x3 * y0 - x0 * y3))
 
 
 def _lower_of_run(top: Card | None, card: Card) -> bool:

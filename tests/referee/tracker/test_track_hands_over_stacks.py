@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from referee.cards import Card
+from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.events import Event
 from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
@@ -29,11 +29,13 @@ def face(
     *,
     belief: float = 0.8,
     second: tuple[str, float] | None = None,
+    size: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM),
 ) -> Sighting:
-    """Frame ``i``'s reading of ``label`` at ``place``; ``second``: the recogniser's runner-up and its belief."""
+    """Frame ``i``'s reading of ``label`` at ``place``; ``second``: the recogniser's runner-up and its belief;
+    ``size``: the box's (a piece of a card is boxed smaller)."""
     at, angle = place
     seen = Sighting.face_at(
-        Card.parse(label), at, angle=angle, confidence=0.9 - 0.001 * (i % 7), identity_confidence=belief
+        Card.parse(label), at, angle=angle, confidence=0.9 - 0.001 * (i % 7), identity_confidence=belief, size=size
     )
     if second is not None:
         seen = dataclasses.replace(seen, runner_up=Card.parse(second[0]), runner_up_confidence=second[1])
@@ -131,3 +133,39 @@ def test_a_card_read_between_two_slaps_though_never_still_lay_under_the_next(fra
     assert ("illegal_play g3" in said) == ruled
     if not ruled:
         assert said[1:] == ["stack_started g1", "card_played g2", "card_played g3"]
+
+
+@pytest.mark.parametrize(
+    ("size", "ruled"),
+    [((CARD_WIDTH_MM, 0.5 * CARD_HEIGHT_MM), False), ((CARD_WIDTH_MM, CARD_HEIGHT_MM), True)],
+    ids=["boxed_as_a_piece_it_is_the_six_turned", "boxed_whole_it_is_a_nine_played"],
+)
+def test_a_nine_read_over_the_six_on_top_is_ruled_only_when_boxed_whole(size: tuple[float, float], ruled: bool):
+    # seed 111004, four players: a g6 half under an arm, boxed as its lower half (turned a quarter, 20 mm off), read
+    # "g9" at 0.92-0.99 for half a second: a 6 and a 9 carry no underline, so one end of a card reads either way
+    film = Film()
+    for n in range(1, 7):
+        film.lies(f"g{n}", ((2.0 * n, 1.0 * n), -39.0), 45, belief=1.0)
+    film.lies("g9", ((-10.0, -20.0), 59.0), 15, belief=0.97, size=size)
+    film.lies("g6", ((12.0, 6.0), -39.0), 10, belief=1.0)
+    film.lies("g7", ((14.0, 7.0), -38.0), 45, belief=1.0)
+    said = film.said()
+    assert ("illegal_play g9" in said) == ruled
+    assert said[:6] == ["stack_started g1", *(f"card_played g{n}" for n in range(2, 7))]
+    assert said[-1] == "card_played g7"
+
+
+def test_the_six_read_turned_on_a_piece_still_shows_it_on_top_so_the_next_card_is_dated_when_it_lands():
+    film = Film()
+    for n in range(1, 7):
+        film.lies(f"g{n}", ((2.0 * n, 1.0 * n), -39.0), 45, belief=1.0)
+    film.lies("g9", ((-10.0, -20.0), 59.0), 15, belief=0.97, size=(CARD_WIDTH_MM, 0.5 * CARD_HEIGHT_MM))
+    landed = film.now
+    film.lies("g7", ((14.0, 7.0), -38.0), 45, belief=1.0)
+    referee = Referee()
+    events: list[Event] = []
+    for i, shown in enumerate(film.frames):
+        events += referee.update(FrameSightings(i / FPS, i, tuple(shown)))
+    played = [e for e in events if e.type == "card_played" and str(e.card) == "g7"]
+    assert len(played) == 1
+    assert played[0].t == pytest.approx(landed, abs=1.5 / FPS)
