@@ -116,7 +116,7 @@ class Sighting:
     @property
     def centre(self) -> Point:
         """The mean of the four corners (the card's centre for a rectangle)."""
-        # unrolled, in sum()'s order (the same bits): the tracker asks for it about a million times a round
+        # unrolled, in sum()'s order (the same bits): the tracker asks for it hundreds of thousands of times a round
         a, b, c, d = self.quad
         return ((a[0] + b[0] + c[0] + d[0]) / 4.0, (a[1] + b[1] + c[1] + d[1]) / 4.0)
 
@@ -193,6 +193,16 @@ def run_direction(points: Sequence[Point]) -> float:
     syy = sum((y - my) ** 2 for _, y in points)
     sxy = sum((x - mx) * (y - my) for x, y in points)
     return 0.5 * math.atan2(2 * sxy, sxx - syy)
+
+
+def polygon_area(polygon: Sequence[Point]) -> float:
+    """The signed area of a polygon (shoelace; positive counter-clockwise with y up).
+
+    >>> polygon_area([(0.0, 0.0), (2.0, 0.0), (2.0, 3.0), (0.0, 3.0)])
+    6.0
+    """
+    following = [*polygon[1:], *polygon[:1]]
+    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, following, strict=True))
 
 
 def point_in_polygon(point: Point, polygon: tuple[Point, ...]) -> bool:

@@ -34,7 +34,7 @@ from referee.errors import ScoringError
 from referee.events import RoundScored
 from referee.rules import CARDS_PER_SET, LIGRETTO_PILE_SIZE
 from referee.scoring import score_round
-from referee.sightings import FrameSightings, Point, Quad, Sighting, point_in_polygon, run_direction
+from referee.sightings import FrameSightings, Point, Quad, Sighting, point_in_polygon, polygon_area, run_direction
 from referee.tracker.fan_length import (
     MAX_STEP_MM,
     MIN_STEP_MM,
@@ -1033,19 +1033,13 @@ def _overlapping(a: _Spot, b: _Spot) -> bool:
     if not a.quads or not b.quads:
         return False
     first, second = tuple(a.quads[-1]), tuple(b.quads[-1])
-    smaller = min(abs(_area(first)), abs(_area(second)))
-    return smaller > 0 and abs(_area(_clipped(first, second))) >= OVERLAP_SHARE * smaller
-
-
-def _area(polygon: Sequence[Point]) -> float:
-    """The signed area of a polygon (shoelace)."""
-    following = [*polygon[1:], *polygon[:1]]
-    return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, following, strict=True))
+    smaller = min(abs(polygon_area(first)), abs(polygon_area(second)))
+    return smaller > 0 and abs(polygon_area(_clipped(first, second))) >= OVERLAP_SHARE * smaller
 
 
 def _clipped(subject: Sequence[Point], clip: Sequence[Point]) -> list[Point]:
     """``subject`` clipped to the convex polygon ``clip`` (Sutherland-Hodgman), either winding."""
-    sign = 1.0 if _area(clip) >= 0 else -1.0
+    sign = 1.0 if polygon_area(clip) >= 0 else -1.0
     out = list(subject)
     for a, b in zip(clip, [*clip[1:], *clip[:1]], strict=True):
         points, out = out, []

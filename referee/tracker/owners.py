@@ -259,7 +259,7 @@ class SeatWatch:
         """Which way round the seats' places run from their hands (+1 counter-clockwise on the table plane, -1
         clockwise), as the discard piles show; None while they have not shown it."""
         # the faces' sides are tallied once each (they are only ever added), again from the first when the hands
-        # change (:meth:`reseat`): asked after every landing, the whole tally cost an eight-player round seconds
+        # change (:meth:`reseat`): asked after every landing, the whole tally cost an eight-player round about a second
         if self._sides_of != tuple(self.hands):
             self._sides, self._sided, self._sides_of = Counter(), 0, tuple(self.hands)
         sides = self._sides

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 
 from referee.cards import LOWEST, Card
 from referee.events import Placement
-from referee.sightings import FrameSightings, Quad, Sighting
+from referee.sightings import FrameSightings, Quad, Sighting, polygon_area
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.voting import Ballot, Candidate, VotingSettings
 
@@ -978,7 +978,7 @@ class StackTracker:
                 pile.top_reads.append((t, pose_of(reading.sighting), reading.element < 0))
                 if reading.element >= 0:
                     kept = pile.top_area[1] if pile.top_area[0] == pile.top else 0.0
-                    pile.top_area = (pile.top, max(kept, abs(_area(reading.sighting.quad))))
+                    pile.top_area = (pile.top, max(kept, abs(polygon_area(reading.sighting.quad))))
         while pile.top_reads and pile.top_reads[0][0] < t - TOP_READS_S:
             pile.top_reads.popleft()
 
@@ -1532,15 +1532,9 @@ def _as_top_if_turned(pile: Pile, sighting: Sighting) -> Sighting:
     card, top = sighting.card, pile.legal_top
     if card is None or top is None or card.colour != top.colour or {card.number, top.number} != TURNED_NUMBERS:
         return sighting
-    if top != pile.top_area[0] or abs(_area(sighting.quad)) >= PIECE_SHARE * pile.top_area[1]:
+    if top != pile.top_area[0] or abs(polygon_area(sighting.quad)) >= PIECE_SHARE * pile.top_area[1]:
         return sighting
     return replace(sighting, card=top, runner_up=card, runner_up_confidence=0.0)
-
-
-def _area(quad: Quad) -> float:
-    """The signed area of a quad (shoelace)."""
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad
-    return 0.5 * ((x0 * y1 - x1 * y0) + (x1 * y2 - x2 * y1) + (x2 * y3 - x3 * y2) + (x3 * y0 - x0 * y3))
 
 
 def _lower_of_run(top: Card | None, card: Card) -> bool:
