@@ -1082,7 +1082,7 @@ class StackTracker:
         came to rest)."""
         winner = pile.ballot.winner(
             expected=lambda card: self._expected(pile, card),
-            doubtful=lambda run: self._in_top_box(pile, run),
+            doubtful=lambda run: self._in_top_box(pile, run) and not self._came_down(latest, run.first_t, pile),
             leap=lambda card: self._leap(pile, card),
         )
         if winner is None or winner.card == pile.top:
@@ -1331,6 +1331,17 @@ class StackTracker:
             mean = _blend(mean, (p.x, p.y, p.angle), 1.0 / n)
         s = self.settings
         return same_pose(top, mean, s.misread_box_mm, s.misread_box_deg)
+
+    def _came_down(self, latest: _Reading, first_t: float, pile: Pile) -> bool:
+        """Whether the picture at the pile came to rest rearranged after the top was last read there before a new
+        face first showed (at ``first_t``; ``latest``: this frame's reading of the pile): a card came down on the
+        top, so a face read in the top's own box is that card, not the top misread (whose picture lies as it did).
+        False when the sightings do not tell."""
+        moved = latest.sighting.rearranged_at
+        if moved is None or not _clocked(latest.sighting):
+            return False
+        top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
+        return bool(top_before) and moved >= top_before[-1]
 
     def _hidden_s(self, pile: Pile, t: float) -> float:
         """How long before ``t`` the pile's top may have been covered: out of view, or not read surely."""

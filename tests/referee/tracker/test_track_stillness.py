@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from referee.cards import Card
 from referee.events import Event, IllegalPlay
 from referee.sightings import FrameSightings, Sighting
@@ -239,3 +241,25 @@ def test_a_card_read_as_another_before_and_after_it_is_read_right_stays_itself_w
         frames.append((label, (21.0, 2.0), 26.0, t if k < 21 else (start + 21) / FPS))
     said = referee_of(frames)
     assert [f"{e.type} {e.card}" for e in said] == ["stack_started y1", "card_played y2"]
+
+
+@pytest.mark.parametrize("came_down", [True, False], ids=["the_picture_rearranged", "the_picture_as_before"])
+def test_a_face_read_squarely_in_the_tops_box_is_flagged_within_half_a_second_only_if_the_picture_shows_it_came_down(
+    came_down: bool,
+):
+    # seed 110000, four players: an r9 slapped squarely on the full red stack, in the r10's own box, read surely from
+    # 0.07 s after it landed, was said 0.54 s after it landed: the bar for a misread of the top in its own box (8
+    # readings over 0.5 s) held it, though the picture at the stack had come to rest rearranged as it came down. The
+    # same readings over a picture lying as the r10 left it are the top misread: not said so soon
+    place = {n: ((2.0 * n, 1.0 * n), 3.0 * n) for n in range(1, 11)}
+    frames = [(f"r{n}", *place[n], (n - 1) * EACH / FPS) for n in range(1, 11) for _ in range(EACH)]
+    down = len(frames)
+    frames += [("r9", *place[10], down / FPS if came_down else frames[-1][3])] * 30
+    referee, said = Referee(), []
+    for i, (label, at, angle, changed) in enumerate(frames):
+        seen = dataclasses.replace(
+            reading(i, label, at, angle, changed), rearranged_at=changed, confidence=0.95, identity_confidence=1.0
+        )
+        said += [(i, e) for e in referee.update(FrameSightings(i / FPS, i, (seen,)))]
+    soon = [f"{e.card} {e.reason}" for i, e in said if isinstance(e, IllegalPlay) and i - down <= 0.45 * FPS]
+    assert soon == (["r9 stack_full"] if came_down else [])
