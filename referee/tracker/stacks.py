@@ -1278,8 +1278,8 @@ class StackTracker:
     def _top_read_since(moved: float, first_t: float, pile: Pile) -> bool:
         """Whether the top was read where it lies after the picture was last rearranged (at ``moved``) and before
         the card read anew first showed (at ``first_t``): nothing came down in between."""
-        top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
-        return bool(top_before) and moved < top_before[-1]
+        last = _top_read_before(pile, first_t)
+        return last is not None and moved < last
 
     def _unproven_lower(self, latest: _Reading, card: Card, first_t: float, pile: Pile) -> bool:
         """Whether ``card`` is a lower card of the stack's own run (its colour, below its legal top) without the
@@ -1340,8 +1340,8 @@ class StackTracker:
         moved = latest.sighting.rearranged_at
         if moved is None or not _clocked(latest.sighting):
             return False
-        top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
-        return bool(top_before) and moved >= top_before[-1]
+        last = _top_read_before(pile, first_t)
+        return last is not None and moved >= last
 
     def _hidden_s(self, pile: Pile, t: float) -> float:
         """How long before ``t`` the pile's top may have been covered: out of view, or not read surely."""
@@ -1546,6 +1546,12 @@ def _as_top_if_turned(pile: Pile, sighting: Sighting) -> Sighting:
     if top != pile.top_area[0] or abs(polygon_area(sighting.quad)) >= PIECE_SHARE * pile.top_area[1]:
         return sighting
     return replace(sighting, card=top, runner_up=card, runner_up_confidence=0.0)
+
+
+def _top_read_before(pile: Pile, first_t: float) -> float | None:
+    """When the top was last read where it lies before ``first_t`` (None: not within :data:`CHANGES_KEPT_S`)."""
+    before = [at for at in pile.top_seen if at < first_t - 1e-6]
+    return before[-1] if before else None
 
 
 def _lower_of_run(top: Card | None, card: Card) -> bool:
