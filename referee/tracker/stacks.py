@@ -90,6 +90,9 @@ class Landed:
     """Each ``glimpsed`` card with the time and frame it was first read: when it most likely came down, if the
     rules say it did (a b9 glimpsed at 7.95 s, then covered, dated by the g5 seen on it at 9.27 s missed the
     0.5 s every play is matched within)."""
+    lay_since: tuple[float, int] | None = None
+    """The earliest time (and frame) the card is known to have lain where it was read (``Candidate.lay_since``):
+    the picture there unchanged since, it came down by then, however long it was misread meanwhile."""
     quiet_at: float | None = None
     """The latest time before the picture at the pile last changed ahead of the card's first reading at which it
     had lain still a while (:data:`QUIET_S`): the card came down after it. Its top unread for long, not out of
@@ -112,6 +115,8 @@ class Landed:
         (2.8, 84)
         >>> Landed(1, Card.parse("r2"), 3.0, 90, hidden_s=1.5, quiet_at=2.7).down  # no hand: quiet until 2.7 s
         (2.7, 81)
+        >>> Landed(1, Card.parse("r2"), 3.0, 90, lay_since=(1.5, 45)).down  # read in a picture unchanged since 1.5 s
+        (1.5, 45)
         """
         if not self.copy and self.hidden_s > LONG_HIDDEN_S:
             if self.hidden_from is not None and self.t - self.hidden_from[0] <= BRIEF_HAND_S:
@@ -122,6 +127,8 @@ class Landed:
         else:
             early = 0.0 if self.copy else min(DOWN_SHARE * self.hidden_s, DOWN_MAX_S, self.t)
         frame = self.frame - (round(early * self.frame / self.t) if self.t > 0 else 0)  # frames count from t = 0
+        if not self.copy and self.lay_since is not None and self.lay_since[0] < self.t - early:
+            return self.lay_since  # it lay there by then, whatever was read meanwhile
         return self.t - early, frame
 
 
@@ -804,6 +811,7 @@ class StackTracker:
             weight_of(top.sighting),
             placement_of(top.sighting),
             read=id(top.sighting) not in taken,
+            still_since=top.sighting.still_since,
         )
         together = self._note_pair(pile, [r.sighting for r in news], frame)
         if together is not None:
@@ -1111,7 +1119,7 @@ class StackTracker:
             if winner.card == moved.top:
                 return []
             moved.ballot = pile.ballot
-            return [self._land(moved, winner.card, winner.first_t, winner.first_frame, winner.placement)]
+            return [self._land(moved, winner.card, winner.first_t, winner.first_frame, winner.placement, lay=winner)]
         height = _height_in(pile.cards, winner.card)
         if height >= 0 and all(pile.removable[height + 1 :]):
             return self._uncover(pile, winner.card, height, winner.last_t)
@@ -1123,7 +1131,7 @@ class StackTracker:
             return [self._land(pile, winner.card, *when, at, copy=True, again=again)]
         places = self._places(winner)
         again = self._lies_again(pile, winner.card, places[0][2])
-        first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2], again=again)
+        first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2], again=again, lay=winner)
         if len(places) < 2:
             return [first]
         t, frame, placement = places[-1]  # a second copy landed while the first was being voted on
@@ -1387,6 +1395,7 @@ class StackTracker:
         copy: bool = False,
         again: bool = False,
         beside: bool = False,
+        lay: Candidate | None = None,
     ) -> Landed:
         runs = [
             c
@@ -1412,7 +1421,8 @@ class StackTracker:
             covered,
             again,
             beside,
-            tuple((c.card, c.first_t, c.first_frame) for c in runs),
+            tuple((c.card, *c.lay_since) for c in runs),
+            lay_since=None if lay is None else lay.lay_since,
             quiet_at=quiet_at,
         )
         run = pile.ballot.run(card)
@@ -1440,7 +1450,7 @@ class StackTracker:
         since = old.last_t if old is not None else -math.inf
         reach = self.settings.voting.max_gap_s  # covered by the new card's hand, not read long before (a misread)
         return tuple(
-            (c.card, c.first_t, c.first_frame)
+            (c.card, *c.lay_since)
             for c in pile.ballot.glimpsed()
             if c.card not in pile.cards
             and c.card != card

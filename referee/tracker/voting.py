@@ -123,10 +123,23 @@ class Candidate:
     """The latest readings' times, frames and places (two copies of one face differ by place only)."""
     placement: Placement | None = None
     """Where the card lies, by its latest reading (a first reading may be a misread of the card beside it)."""
+    first_still: float | None = None
+    """Since when the picture inside the card's outline had not changed at its first reading
+    (``Sighting.still_since``), when the vision side tells: the card lay there by then."""
 
     @property
     def span_s(self) -> float:
         return self.last_t - self.first_t
+
+    @property
+    def lay_since(self) -> tuple[float, int]:
+        """The earliest time (and frame) the card is known to have lain where it was read: its first reading, or
+        before it, when the picture there had lain unchanged since (a card misread for a while as the card
+        below it, then read right in the same still picture, lay there all along)."""
+        if self.first_still is None or self.first_still >= self.first_t or self.first_t <= 0:
+            return self.first_t, self.first_frame
+        early = self.first_t - self.first_still
+        return self.first_still, self.first_frame - round(early * self.first_frame / self.first_t)
 
 
 @dataclass
@@ -144,10 +157,18 @@ class Ballot:
         self._now = 0.0
 
     def cast(
-        self, t: float, frame: int, card: Card, weight: float, placement: Placement | None = None, read: bool = True
+        self,
+        t: float,
+        frame: int,
+        card: Card,
+        weight: float,
+        placement: Placement | None = None,
+        read: bool = True,
+        still_since: float | None = None,
     ) -> None:
         """Records that ``card`` was read as the top at time ``t`` with ``weight`` (a confidence); ``read``: False
-        where the recogniser read another card and the rules took it for this one (it votes, but shows nothing)."""
+        where the recogniser read another card and the rules took it for this one (it votes, but shows nothing);
+        ``still_since``: since when the picture where it was read had not changed (see ``Candidate.first_still``)."""
         self._now = max(self._now, t)
         self._votes.append((t, card, weight))
         run = self._runs.get(card)
@@ -155,13 +176,14 @@ class Ballot:
         if run is None or s.exceeds(t - run.last_t, s.max_gap_s, self.frame_s):
             if run is not None:  # its run ended a moment ago: a glimpse, as if the window had moved past it
                 self._remember(run)
-            run = self._runs[card] = Candidate(card, t, frame, t, placement=placement)
+            run = self._runs[card] = Candidate(card, t, frame, t, placement=placement, first_still=still_since)
         elif s.exceeds(t - run.last_t, s.glimpse_gap_s, self.frame_s) and (
             self._sporadic(run, placement) or self._outread(run)
         ):
             # the readings so far were sporadic and unsure, or another card was read in between (misreads of the
             # card below): the card came down now
             run.first_t, run.first_frame, run.placement, run.streak = t, frame, placement, 0.0
+            run.first_still = still_since
             run.trail.clear()
         run.last_t = t
         run.frames += 1

@@ -263,3 +263,18 @@ def test_a_face_read_squarely_in_the_tops_box_is_flagged_within_half_a_second_on
         said += [(i, e) for e in referee.update(FrameSightings(i / FPS, i, (seen,)))]
     soon = [f"{e.card} {e.reason}" for i, e in said if isinstance(e, IllegalPlay) and i - down <= 0.45 * FPS]
     assert soon == (["r9 stack_full"] if came_down else [])
+
+
+def test_a_card_misread_as_the_one_below_until_the_next_covers_it_is_dated_when_the_picture_came_to_rest():
+    # seed 111002, four players: a b2 slapped on its b1 was read "b1" for 1.5 s, the picture at rest since it
+    # landed, then "b2" a few times, then the b3 covered it; the b2 was dated 1.5 s late, when first read right
+    frames = built("r1", "r2")
+    down = len(frames)
+    _, at, angle, _ = frames[-1]
+    frames += [("r2", at, angle, down / FPS)] * 45
+    frames += [("r3", (8.0, 4.0), 20.0, down / FPS)] * 4
+    covered = len(frames)
+    frames += [("r4", (10.0, 5.0), 25.0, covered / FPS)] * 30
+    plays = {str(e.card): e.frame for e in referee_of(frames) if e.type == "card_played"}
+    assert plays["r3"] == down
+    assert covered - 0.5 * FPS <= plays["r4"] <= covered

@@ -44,3 +44,22 @@ def test_a_card_read_again_after_its_run_ended_keeps_its_earlier_glimpse():
     glimpsed = {c.card: c for c in ballot.glimpsed()}
     assert glimpsed[b9].frames == 2
     assert glimpsed[b9].weight == pytest.approx(1.07)
+
+
+def test_a_card_first_read_in_a_picture_still_for_a_while_lay_there_since_the_picture_came_to_rest():
+    # seed 111002, four players: a b2 on its b1 read "b1" for 1.5 s, then "b2", the picture unchanged since 17.47 s
+    ballot = Ballot(VotingSettings())
+    for frame in range(60, 72):
+        ballot.cast(frame / 30, frame, R5, weight=0.8, still_since=15 / 30)
+    winner = ballot.winner(expected=lambda card: card == R5)
+    assert winner is not None and winner.first_frame == 60
+    assert winner.lay_since == (0.5, 15)
+
+
+@pytest.mark.parametrize("still_since", [None, 2.0, 2.5])
+def test_a_card_first_read_as_the_picture_changes_lay_there_from_its_first_reading(still_since):
+    ballot = Ballot(VotingSettings())
+    for frame in range(60, 72):
+        ballot.cast(frame / 30, frame, R5, weight=0.8, still_since=still_since)
+    winner = ballot.winner(expected=lambda card: card == R5)
+    assert winner is not None and winner.lay_since == (2.0, 60)
