@@ -811,7 +811,7 @@ class StackTracker:
             weight_of(top.sighting),
             placement_of(top.sighting),
             read=id(top.sighting) not in taken,
-            still_since=top.sighting.still_since,
+            still_since=None if self._on_top(pile, top.sighting) else top.sighting.still_since,
         )
         together = self._note_pair(pile, [r.sighting for r in news], frame)
         if together is not None:
@@ -831,6 +831,14 @@ class StackTracker:
                 pile.changed_t = min(news_t)
             return changes
         return self._lifted(pile, top, frame)
+
+    def _on_top(self, pile: Pile, sighting: Sighting) -> bool:
+        """Whether ``sighting`` lies where the pile's top lies: read as a new card there, it may be the top misread,
+        and its picture's stillness says nothing of when a new card came (simulated round, seed 5: an r4 read "r5"
+        just before the r5 came down beside it, the r4's picture still for 3 s, dated the r5 3 s early)."""
+        pose = pile.poses[-1] if pile.poses else None
+        s = self.settings
+        return pose is not None and same_pose(pose_of(sighting), pose, s.pose_mm, s.pose_deg)
 
     def _top_read_surely(self, pile: Pile, readings: list[_Reading]) -> bool:
         """Whether the top is read where it lies in this frame as surely as ``sure_reading`` and ``sure_share`` of
