@@ -1430,7 +1430,7 @@ class StackTracker:
             again,
             beside,
             tuple((c.card, *c.lay_since) for c in runs),
-            lay_since=None if lay is None else lay.lay_since,
+            lay_since=None if lay is None else pile.ballot.lay_since(lay),
             quiet_at=quiet_at,
         )
         run = pile.ballot.run(card)

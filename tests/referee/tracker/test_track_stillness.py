@@ -278,3 +278,37 @@ def test_a_card_misread_as_the_one_below_until_the_next_covers_it_is_dated_when_
     plays = {str(e.card): e.frame for e in referee_of(frames) if e.type == "card_played"}
     assert plays["r3"] == down
     assert covered - 0.5 * FPS <= plays["r4"] <= covered
+
+
+def hidden_a_while(where: tuple[float, float], angle: float) -> tuple[list, int]:
+    """An r3 read for 0.2 s as it comes down on the r2 (never still for long), then hidden 0.6 s by the next hand,
+    then read lying still at ``where``, ``angle``; returns the frames and the frame it came down."""
+    frames = built("r1", "r2")
+    down = len(frames)
+    frames += [("r3", (8.0, 4.0), 20.0, (down + k) / FPS) for k in range(6)]
+    frames += [None] * 18  # a hand over the stack: nothing read there
+    back = len(frames)
+    frames += [("r3", where, angle, back / FPS)] * 30
+    return frames, down
+
+
+def referee_with_gaps(frames: list) -> list[Event]:
+    referee, said = Referee(), []
+    for i, entry in enumerate(frames):
+        sightings = () if entry is None else (reading(i, entry[0], entry[1], entry[2], entry[3]),)
+        said += referee.update(FrameSightings(i / FPS, i, sightings))
+    return said
+
+
+def test_a_card_read_where_it_lay_before_a_hand_hid_it_came_down_when_first_read():
+    # seed 111001, two players: a y1 read for 0.2 s as it came down, hidden 0.6 s, then read where it lay: dated
+    # 0.62 s late by the second run of readings less half the time hidden
+    frames, down = hidden_a_while((8.0, 4.0), 20.0)
+    plays = {str(e.card): e.frame for e in referee_with_gaps(frames) if e.type == "card_played"}
+    assert plays["r3"] == down
+
+
+def test_a_card_read_elsewhere_after_a_hand_hid_it_is_dated_by_the_hand():
+    frames, down = hidden_a_while((30.0, 12.0), 35.0)  # pushed 23 mm and turned 15 degrees meanwhile
+    plays = {str(e.card): e.frame for e in referee_with_gaps(frames) if e.type == "card_played"}
+    assert plays["r3"] > down + 6
