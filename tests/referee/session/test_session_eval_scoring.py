@@ -10,6 +10,7 @@ from referee.events import (
     CardTakenBack,
     Conflict,
     IllegalPlay,
+    Placement,
     RoundScored,
     RulingWithdrawn,
     StackStarted,
@@ -112,6 +113,33 @@ def test_a_stack_that_got_no_more_cards_does_not_take_a_copy_said_on_another_tru
         *((CardPlayed(t=1.0 + n, stack=2, card=Card(Card.parse("y1").colour, n)), 1.2 + n) for n in range(2, 6)),
     ]
     assert score_round(truth, said).plays.right == 6
+
+
+def test_two_stacks_started_at_once_and_said_crossed_in_time_are_told_apart_by_where_they_lie():
+    # seed 112003, eight players: two r1s 0.03 s and 500 mm apart, the first said 0.1 s late, the second at once
+    # (unseen, inferred); by time alone the r2 said on the first stack was counted on the other
+    spots = [(-300.0, -200.0), (0.0, -250.0), (250.0, -100.0), (300.0, 150.0), (0.0, 250.0), (-250.0, 100.0)]
+    truth: list = [
+        StackStarted(t=1.0 + k, stack=10 + k, card=Card.parse("g1"), placement=Placement(x, y))
+        for k, (x, y) in enumerate(spots)
+    ]
+    said: list = [(StackStarted(t=e.t, stack=e.stack, card=e.card, placement=turned(e)), e.t) for e in truth]
+    truth += [
+        StackStarted(t=20.0, stack=1, card=Card.parse("r1"), placement=Placement(100.0, -80.0)),
+        StackStarted(t=20.03, stack=2, card=Card.parse("r1"), placement=Placement(-200.0, 330.0)),
+        CardPlayed(t=20.2, stack=1, card=Card.parse("r2"), placement=Placement(105.0, -90.0)),
+    ]
+    said += [
+        (StackStarted(t=20.13, stack=6, card=Card.parse("r1"), placement=turned(truth[-2])), 20.2),
+        (StackStarted(t=20.03, stack=7, card=Card.parse("r1")), 20.3),  # inferred: no place
+        (CardPlayed(t=20.27, stack=7, card=Card.parse("r2"), placement=turned(truth[-1])), 20.3),
+    ]
+    assert score_round(truth, said).plays.right == 9
+
+
+def turned(event) -> Placement:
+    """Where the referee's table frame puts a card: its own axes, a quarter turn from the truth's."""
+    return Placement(-event.placement.y, event.placement.x)
 
 
 def test_illegal_plays_taken_back_unseen_under_the_hand_are_told_apart_from_those_in_view():
