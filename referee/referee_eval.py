@@ -24,8 +24,7 @@
 from __future__ import annotations
 
 import statistics
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,9 +161,10 @@ def _right_plays(
     mapping: dict[int | None, int | None] = {}
     for _ in range(2):  # pair, read off which stacks correspond, pair again preferring corresponding stacks
         pairs = _pairs(true_plays, said_plays, window, mapping)
-        votes: Counter[tuple[int | None, int | None]] = Counter()
+        votes: dict[tuple[int | None, int | None], float] = {}
         for (i, j), weight in zip(pairs, _place_votes(true_plays, said_plays, pairs), strict=True):
-            votes[(true_plays[i].stack, said_plays[j].stack)] += weight
+            key = (true_plays[i].stack, said_plays[j].stack)
+            votes[key] = votes.get(key, 0.0) + weight
         mapping = _stack_mapping(votes)
     right = [(i, j) for i, j in pairs if mapping.get(true_plays[i].stack) == said_plays[j].stack]
     return true_plays, said_plays, right
@@ -199,11 +199,8 @@ def _place_votes(true_plays: Sequence[Event], said_plays: Sequence[Event], pairs
     import numpy as np
 
     votes = [1.0] * len(pairs)
-    known = [
-        (k, t.placement, s.placement)
-        for k, (i, j) in enumerate(pairs)
-        if (t := true_plays[i]).placement is not None and (s := said_plays[j]).placement is not None
-    ]
+    places = [(getattr(true_plays[i], "placement", None), getattr(said_plays[j], "placement", None)) for i, j in pairs]
+    known = [(k, t, s) for k, (t, s) in enumerate(places) if t is not None and s is not None]
     if len(known) < MIN_FIT:
         return votes
     src = np.array([[t.x, t.y, 1.0] for _, t, _ in known])
@@ -222,11 +219,11 @@ def _place_votes(true_plays: Sequence[Event], said_plays: Sequence[Event], pairs
     return votes
 
 
-def _stack_mapping(votes: Counter[tuple[int | None, int | None]]) -> dict[int | None, int | None]:
+def _stack_mapping(votes: Mapping[tuple[int | None, int | None], float]) -> dict[int | None, int | None]:
     """One referee stack per true stack, the pairs most plays agree on first (two stacks started with copies
     of one card at once must not both map to the same referee stack).
 
-    >>> _stack_mapping(Counter({(1, 1): 7, (2, 1): 1, (2, 2): 1}))
+    >>> _stack_mapping({(1, 1): 7, (2, 1): 1, (2, 2): 1})
     {1: 1, 2: 2}
     """
     mapping: dict[int | None, int | None] = {}
