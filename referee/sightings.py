@@ -195,6 +195,15 @@ def run_direction(points: Sequence[Point]) -> float:
     return 0.5 * math.atan2(2 * sxy, sxx - syy)
 
 
+def frame_before(t: float, frame: int, seconds: float) -> int:
+    """The frame ``seconds`` before ``frame``, shown at ``t``: frames count from t = 0 at the source's own rate.
+
+    >>> frame_before(3.0, 90, 0.5), frame_before(0.0, 0, 0.5)
+    (75, 0)
+    """
+    return frame - round(seconds * frame / t) if t > 0 else frame
+
+
 def polygon_area(polygon: Sequence[Point]) -> float:
     """The signed area of a polygon (shoelace; positive counter-clockwise with y up).
 

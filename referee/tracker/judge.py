@@ -31,6 +31,7 @@ from referee.centre import Together as Simultaneous
 from referee.errors import CentreError
 from referee.events import CardPlayed, CardTakenBack, Conflict, Event, Placement, RoundStopped, StackStarted
 from referee.rules import RuleSettings, Violation
+from referee.sightings import frame_before
 from referee.tracker.inference import InferenceSettings, hidden_plays
 from referee.tracker.stacks import Change, Landed, Lifted, Together, Uncovered, Vanished
 
@@ -709,7 +710,7 @@ def _unseen_times(change: Landed, count: int) -> list[tuple[float, int]]:
     saw take the others); when the old top was read until the seen card showed, when the seen card was learnt."""
     if change.hidden_s > 0 and change.t > 0:
         t0 = change.t - change.hidden_s
-        f0 = change.frame - round(change.hidden_s * change.frame / change.t)
+        f0 = frame_before(change.t, change.frame, change.hidden_s)
     elif change.hidden_from is not None:
         t0, f0 = change.hidden_from
     else:

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 
 from referee.cards import LOWEST, Card
 from referee.events import Placement
-from referee.sightings import FrameSightings, Quad, Sighting, polygon_area
+from referee.sightings import FrameSightings, Quad, Sighting, frame_before, polygon_area
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.voting import Ballot, Candidate, VotingSettings
 
@@ -126,7 +126,7 @@ class Landed:
                 early = max(0.0, self.t - self.quiet_at)  # no hand lingered: the pile lay quiet until then
         else:
             early = 0.0 if self.copy else min(DOWN_SHARE * self.hidden_s, DOWN_MAX_S, self.t)
-        frame = self.frame - (round(early * self.frame / self.t) if self.t > 0 else 0)  # frames count from t = 0
+        frame = frame_before(self.t, self.frame, early)
         if not self.copy and self.lay_since is not None and self.lay_since[0] < self.t - early:
             return self.lay_since  # it lay there by then, whatever was read meanwhile
         return self.t - early, frame

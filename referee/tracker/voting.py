@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from referee.cards import Card
 from referee.events import Placement
+from referee.sightings import frame_before
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,9 @@ class Candidate:
         """The earliest time (and frame) the card is known to have lain where it was read: its first reading, or
         before it, when the picture there had lain unchanged since (a card misread for a while as the card
         below it, then read right in the same still picture, lay there all along)."""
-        if self.first_still is None or self.first_still >= self.first_t or self.first_t <= 0:
+        if self.first_still is None or self.first_still >= self.first_t:
             return self.first_t, self.first_frame
-        early = self.first_t - self.first_still
-        return self.first_still, self.first_frame - round(early * self.first_frame / self.first_t)
+        return self.first_still, frame_before(self.first_t, self.first_frame, self.first_t - self.first_still)
 
 
 @dataclass
