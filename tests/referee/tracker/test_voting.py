@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.cards import Card
+from referee.events import Placement
 from referee.tracker.voting import Ballot, VotingSettings
 
 R4, R5 = Card.parse("r4"), Card.parse("r5")
@@ -63,3 +64,41 @@ def test_a_card_first_read_as_the_picture_changes_lay_there_from_its_first_readi
         ballot.cast(frame / 30, frame, R5, weight=0.8, still_since=still_since)
     winner = ballot.winner(expected=lambda card: card == R5)
     assert winner is not None and winner.lay_since == (2.0, 60)
+
+
+G4 = Card.parse("g4")
+HERE = Placement(221.0, -378.0, -41.0)
+
+
+def _r5_slapped_on_a_g4(lone: Placement | None, between: Card | None = None) -> Ballot:
+    # seed 112005, eight players: an r5 slapped on a g4, read once, missed by the detector for 0.3 s, then read
+    # six times at 0.41-0.57 before it was taken back
+    ballot = Ballot(VotingSettings())
+    for frame in range(0, 20):
+        ballot.cast(frame / 30, frame, G4, weight=0.7, placement=Placement(219.0, -377.0, -40.0))
+    ballot.cast(29 / 30, 29, R5, weight=0.47, placement=lone)
+    if between is not None:
+        ballot.cast(32 / 30, 32, between, weight=0.5, placement=HERE)
+    for frame in range(38, 44):
+        ballot.cast(frame / 30, frame, R5, weight=0.5, placement=HERE)
+    return ballot
+
+
+def test_a_card_read_once_then_missed_a_moment_is_vouched_for_by_that_reading_without_being_dated_by_it():
+    winner = _r5_slapped_on_a_g4(lone=Placement(223.0, -377.0, -41.0)).winner(expected=lambda card: card == G4)
+    assert winner is not None and winner.card == R5
+    assert winner.first_frame == 38  # a lone reading does not say when the card came down
+    assert winner.vouched_s == pytest.approx(43 / 30 - 29 / 30)
+
+
+@pytest.mark.parametrize(
+    ("lone", "between"),
+    [(Placement(240.0, -377.0, -41.0), None), (Placement(223.0, -377.0, -20.0), None), (HERE, G4)],
+    ids=["read elsewhere", "turned otherwise", "the g4 read between"],
+)
+def test_a_lone_reading_elsewhere_or_outread_vouches_for_nothing(lone, between):
+    # six readings over 0.17 s are short of the strict bar's 0.3 s for a card that would be a mistake
+    ballot = _r5_slapped_on_a_g4(lone=lone, between=between)
+    winner = ballot.winner(expected=lambda card: card == G4)
+    assert winner is None or winner.card == G4  # the top: no change
+    assert ballot.run(R5) is not None and ballot.run(R5).vouched_t is None
