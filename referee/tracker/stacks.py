@@ -1074,6 +1074,8 @@ class StackTracker:
         if run.frames < v.min_frames or not v.lasted(run.last_t - run.first_t, v.min_span_s, self._dt):
             return None
         pile.conflict = None
+        # the pair came down under the hands that hid the pile before it was read, as a lone card does (Landed.down)
+        early = min(DOWN_SHARE * pile.hidden_s, DOWN_MAX_S, run.first_t)
         pile.hidden_s = 0.0
         pile.cards.extend(cards)
         seen = []
@@ -1083,7 +1085,8 @@ class StackTracker:
         pile.removable.extend(True for _ in cards)
         pile.poses.extend(None for _ in cards)
         pile.ballot.restart(keep=cards[-1])
-        return Together(pile.id, cards, run.first_t, run.first_frame, run.placement, tuple(seen))
+        down = run.first_t - early, frame_before(run.first_t, run.first_frame, early)
+        return Together(pile.id, cards, *down, run.placement, tuple(seen))
 
     def _pairs_up(self, pile: Pile, card: Card, cards: tuple[Card, ...]) -> bool:
         """Whether ``card`` read with ``cards`` may have landed with them: the rules expect it, it follows one of

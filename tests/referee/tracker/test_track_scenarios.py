@@ -312,6 +312,21 @@ def test_two_cards_landing_together_are_a_conflict_and_the_lower_stays():
     assert [e.type for e in events].count("illegal_play") == 0
 
 
+def test_two_cards_landing_together_under_the_hands_are_dated_as_a_lone_card_would_be():
+    # seed 114003, eight players: two b9s slapped at once at 44.10 s, the stack hidden by both hands until 44.77 s;
+    # the pair was dated when first read together (44.83 s), and the play counted late
+    table = ScriptedTable(FPS)
+    last = build(table, (0, 0), "r1 r2 r3")
+    table.hide(last + 0.9, last + 1.6, (0, 0), radius=90)
+    table.put(last + 1.0, "r4", (-14, 0))
+    second = table.put(last + 1.0, "r4", (14, 0), angle=15)
+    table.take(last + 2.5, second)
+    events, _ = film(table, last + 4.0)
+    played = [e for e in events if e.type == "card_played" and str(e.card) == "r4"]
+    assert len(played) == 1 and [e.type for e in events].count("conflict") == 1
+    assert abs(played[0].t - (last + 1.0)) <= 0.5
+
+
 # -------------------------------------------------------------------------------------------- round end
 
 
