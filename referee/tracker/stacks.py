@@ -125,7 +125,7 @@ class Landed:
             if self.hidden_from is None and self.quiet_at is not None and self.t - self.quiet_at < early:
                 early = max(0.0, self.t - self.quiet_at)  # no hand lingered: the pile lay quiet until then
         else:
-            early = 0.0 if self.copy else min(DOWN_SHARE * self.hidden_s, DOWN_MAX_S, self.t)
+            early = 0.0 if self.copy else halfway_hidden(self.t, self.hidden_s)
         frame = frame_before(self.t, self.frame, early)
         if not self.copy and self.lay_since is not None and self.lay_since[0] < self.t - early:
             return self.lay_since  # it lay there by then, whatever was read meanwhile
@@ -427,6 +427,18 @@ DOWN_MAX_S = 0.5
 """A card first read after its pile was hidden (or its top unreadable) for ``h`` seconds came down about
 ``DOWN_SHARE * h`` before, at most ``DOWN_MAX_S``: under the hand that slapped it (rendered rounds at seeds
 99000-99002, 478 plays: the median card came down at half that time; plays within 0.5 s 461 -> 470)."""
+
+
+def halfway_hidden(t: float, hidden_s: float) -> float:
+    """How long before its first reading at ``t`` a card came down that was first read after its pile lay hidden
+    ``hidden_s`` seconds: :data:`DOWN_SHARE` of that time, at most :data:`DOWN_MAX_S` (and never before the video).
+
+    >>> halfway_hidden(3.0, 0.4), halfway_hidden(3.0, 1.5), halfway_hidden(0.1, 0.4)
+    (0.2, 0.5, 0.1)
+    """
+    return min(DOWN_SHARE * hidden_s, DOWN_MAX_S, t)
+
+
 LONG_HIDDEN_S = 1.2
 BRIEF_HAND_S = 0.4
 """Hidden longer than ``LONG_HIDDEN_S``, no one time within a play's 0.5 s fits both ways a card comes down
@@ -1075,7 +1087,7 @@ class StackTracker:
             return None
         pile.conflict = None
         # the pair came down under the hands that hid the pile before it was read, as a lone card does (Landed.down)
-        early = min(DOWN_SHARE * pile.hidden_s, DOWN_MAX_S, run.first_t)
+        early = halfway_hidden(run.first_t, pile.hidden_s)
         pile.hidden_s = 0.0
         pile.cards.extend(cards)
         seen = []
