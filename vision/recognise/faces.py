@@ -63,7 +63,8 @@ class FaceReader:
 
     With ``both_ways`` each crop is also read turned by 180 degrees and the two answers averaged (a face
     reads the same either way up). Off by default: on held-out scenes it gains 0.28 % (99.00 -> 99.28 %, 5
-    cards in 1,799, models/recogniser.md) for twice the time, and the face reader runs on every frame.
+    cards in 1,799, models/recogniser.md) for twice the time, and the face reader runs on every frame; the
+    recogniser turns it on for the faces it does not find alone on a card-shaped outline (see ``Recogniser``).
     """
 
     def __init__(self, model: str | Path = FACES_MODEL, threads: int = 0, both_ways: bool = False) -> None:
@@ -71,15 +72,19 @@ class FaceReader:
         self.input_name = self.session.get_inputs()[0].name
         self.both_ways = both_ways
 
-    def read(self, crops: npt.NDArray[np.uint8]) -> FaceReading:
+    def read(self, crops: npt.NDArray[np.uint8], turned: npt.NDArray[np.bool_] | None = None) -> FaceReading:
+        """``turned``: which crops are also read turned by 180 degrees, the two answers averaged (None: all of
+        them with ``both_ways``, none without)."""
         if len(crops) == 0:
             return self.read(np.zeros((1, *crops.shape[1:]), np.uint8))[0:0]
-        batch = np.concatenate([crops, crops[:, ::-1, ::-1]]) if self.both_ways else crops
+        which = np.full(len(crops), self.both_ways) if turned is None else np.asarray(turned, bool)
+        batch = np.concatenate([crops, crops[which][:, ::-1, ::-1]]) if which.any() else crops
         colour_p, number_p, face_p = self.session.run(None, {self.input_name: to_network_input(batch)})
-        if self.both_ways:
-            n = len(crops)
-            colour_p, number_p, face_p = ((p[:n] + p[n:]) / 2 for p in (colour_p, number_p, face_p))
-        return _reading(colour_p, number_p, face_p[:, 0])
+        n = len(crops)
+        if which.any():
+            for p in (colour_p, number_p, face_p):
+                p[:n][which] = (p[:n][which] + p[n:]) / 2
+        return _reading(colour_p[:n], number_p[:n], face_p[:n, 0])
 
 
 PROBABILITY_FLOOR = 1e-6
