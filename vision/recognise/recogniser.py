@@ -122,7 +122,9 @@ class Recogniser:
             stacked = np.array([fit is not None and not fit.one_card for fit in face_fits], bool)
             alone = np.array([fit is not None and fit.one_card for fit in face_fits], bool)
 
-            def read_faces(crops: npt.NDArray[np.uint8], searched: bool) -> tuple[FaceReading, Any, Sure]:
+            def read_faces(
+                crops: npt.NDArray[np.uint8], searched: bool
+            ) -> tuple[FaceReading, npt.NDArray[np.float32], Sure]:
                 # a face its colour fit found alone on a card-shaped outline reads as surely one way up (see
                 # both_ways); the others, and every searched candidate, are read both ways
                 return self._read_faces(crops, searched, None if searched else ~alone)

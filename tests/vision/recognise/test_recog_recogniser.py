@@ -164,8 +164,9 @@ GREEN9 = ("green9_on_green8.png", [[38.1, 86.0], [58.6, 45.1], [122.2, 77.0], [1
 
 
 def test_a_face_read_surely_wrong_one_way_up_is_read_unsurely_both_ways(shipped_models: None) -> None:
-    """The recogniser reads each face crop both ways up by default and averages the answers: a misreading the net
-    is sure of one way only no longer comes out sure, so the referee's votes can weigh it."""
+    """The recogniser reads a face its colour fit does not find alone (here the top of a stack of its colour) both
+    ways up by default and averages the answers: a misreading the net is sure of one way only no longer comes out
+    sure, so the referee's votes can weigh it."""
     picture, box = GREEN9
     image = cv2.imread(str(DATA / picture))
     detections = CardDetections.from_quads([np.float32(box)], [FACE], np.ones(1))
