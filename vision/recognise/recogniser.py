@@ -120,14 +120,14 @@ class Recogniser:
             face_fits = [fits[i] for i in faces]
             boxes = detections.corners[faces]
             stacked = np.array([fit is not None and not fit.one_card for fit in face_fits], bool)
-            alone = np.array([fit is not None and fit.one_card for fit in face_fits], bool)
+            # a face its colour fit found alone on a card-shaped outline reads as surely one way up (see
+            # both_ways); the others, and every searched candidate, are read both ways when both_ways is on
+            turned = ~np.array([fit is not None and fit.one_card for fit in face_fits], bool) & self.faces.both_ways
 
             def read_faces(
                 crops: npt.NDArray[np.uint8], searched: bool
             ) -> tuple[FaceReading, npt.NDArray[np.float32], Sure]:
-                # a face its colour fit found alone on a card-shaped outline reads as surely one way up (see
-                # both_ways); the others, and every searched candidate, are read both ways
-                return self._read_faces(crops, searched, None if searched else ~alone)
+                return self._read_faces(crops, searched, None if searched else turned)
 
             reading, corners[faces] = self._read(image, boxes, read_faces, face_fits, searched=~stacked)
             reading = self._pooled_over_stacks(image, boxes, face_fits, reading)
