@@ -32,7 +32,7 @@ output files), their ratio, and the distribution of simulated round durations.""
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure speed: the simulator (and other components)",
+        help="measure speed: the simulator, detect + recognise, replay",
         description="Speed measurements printed as figures, with the seeds and sizes they were measured on.",
         epilog="Run 'ligretto bench TARGET --help' for the options of one benchmark.",
     )

@@ -143,7 +143,7 @@ SYNTH_COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentPars
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "synth",
-        help="render synthetic data with exact ground truth (images; more kinds to come)",
+        help="render synthetic data with exact ground truth: still scenes, samples, round videos",
         description="Render synthetic data with exact ground truth, deterministic by seed.",
         epilog="example:\n  ligretto synth images --n 100 --seed 0 --out datasets/generated/ligretto-obb",
         formatter_class=argparse.RawDescriptionHelpFormatter,
