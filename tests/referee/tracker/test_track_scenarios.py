@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -360,6 +361,28 @@ def test_gathering_without_a_signal_stops_the_round_automatically():
     assert abs(stopped[0].t - (last + 1.0)) <= 0.1
     assert events[-1].type == "round_scored"
     assert referee.warnings == ()
+
+
+def test_a_cloth_boxed_as_backs_of_no_known_design_while_a_hand_hides_a_stack_does_not_end_play():
+    # held-out look, seed 116002, four players: a blue check cloth boxed as three unknown backs (0.44-0.64) beside a
+    # stack under a hand for over a second: the round was taken for gathered 5 s before its stop
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3")
+    build(table, (150, 0), "r1 r2", start=0.5)
+    table.hide(4.0, 6.0, (150.0, 0.0))
+    table.put(7.0, "b4", (2.0, 1.0))
+    cloth = tuple(
+        Sighting.back_at(None, (-100.0 + dx, 60.0 + dy), confidence=0.5) for dx, dy in ((0, 0), (15, 10), (16, 0))
+    )
+    frames = [
+        replace(frame, sightings=frame.sightings + cloth) if frame is not None and 4.0 <= frame.t <= 6.0 else frame
+        for frame in table.frames(8.5)
+    ]
+    referee = Referee()
+    for frame in frames:
+        referee.update(frame)
+    assert [e.type for e in referee.events].count("round_stopped") == 0
+    assert [(e.type, str(e.card)) for e in referee.events][-1] == ("card_played", "b4")
 
 
 def test_stacks_turned_over_one_by_one_end_play_before_a_lifted_stack_shows_its_bottom_card():
