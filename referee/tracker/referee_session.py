@@ -437,7 +437,7 @@ class Referee:
         return self._closed
 
     def _centre_backs(self, frame: FrameSightings) -> int:
-        """The backs lying in the centre in ``frame`` that tell the round is winding up (see :func:`_telling_back`)."""
+        """The backs in the centre in ``frame`` that tell the centre is being spread (see :func:`_telling_back`)."""
         sort = self.counter.sorter
         return sum(1 for s in frame.backs if _telling_back(s) and (sort(s, frame) or ("", None))[0] == "centre")
 
