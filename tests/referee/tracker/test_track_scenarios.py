@@ -385,6 +385,21 @@ def test_a_cloth_boxed_as_backs_of_no_known_design_while_a_hand_hides_a_stack_do
     assert [(e.type, str(e.card)) for e in referee.events][-1] == ("card_played", "b4")
 
 
+def test_backs_of_a_known_design_beyond_what_the_stacks_out_of_view_hold_do_not_end_play():
+    # held-out look, seed 116002, eight players: a lit patch of a blue check cloth boxed as 5-19 "blue-green" backs
+    # for 1.6 s while every stack lay in view: the round was taken for gathered 20 s before its stop
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3")
+    build(table, (150, 0), "r1 r2", start=0.5)
+    cloth = [table.put_back(4.0, "blue-blue", (-120.0 + 25.0 * (i % 4), 80.0 + 30.0 * (i // 4))) for i in range(8)]
+    for placed in cloth:
+        table.take(6.5, placed)
+    table.put(7.5, "b4", (2.0, 1.0))
+    events, _ = film(table, 9.0, referee=Referee(backs=["red-red", "blue-blue"]))
+    assert [e.type for e in events].count("round_stopped") == 0
+    assert ("card_played", "b4") in [(e.type, str(e.card)) for e in events]
+
+
 def test_stacks_turned_over_one_by_one_end_play_before_a_lifted_stack_shows_its_bottom_card():
     """After the stop the stacks are turned over and fanned one by one; a stack lifted lengthwise shows its
     cards where it lay, which the rules would read as plays (its r1 "on" its r3)."""
