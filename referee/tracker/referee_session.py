@@ -445,13 +445,13 @@ class Referee:
         """Play is over and the centre gathered: every stack out of view, face-down cards in the centre."""
         if not self.centre.stacks:
             return False
+        open_piles = [p for p in self.tracker.stacks if self.judge.stack_of(p.id) is not None]
+        if backs > self._out_of_view(open_piles) + WIND_UP_BACKS:
+            backs = 0  # not the stacks turned over: those in view still hold their cards (see _out_of_view)
         # the centre spread laid out: face-down cards where the stacks were, a good share of the centre's cards,
         # for a while, though a misread face keeps a stack in view (cards are face up in play: a few backs in
         # the centre are misreads or a card turning, never a fifth of the stacks for seconds on end)
         heights = sum(stack.height for stack in self.centre.stacks)
-        open_piles = [p for p in self.tracker.stacks if self.judge.stack_of(p.id) is not None]
-        if backs > self._out_of_view(open_piles) + WIND_UP_BACKS:
-            backs = 0  # not the stacks turned over: those in view still hold their cards (see _out_of_view)
         if backs >= max(SPREAD_BACKS, SPREAD_SHARE * heights):
             self._spread_since = self._t if self._spread_since is None else self._spread_since
             if self._t - self._spread_since >= self.settings.gather_s:
