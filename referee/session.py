@@ -461,8 +461,9 @@ class _Loop:
         return self.referee.stop(t=stop_at, frame=frame.index)
 
     def _state(self) -> tuple[Any, ...]:
-        """What a frame's plan depends on besides the frames before it: the round's phase and the seat watch."""
-        return (self.referee.phase, self.referee.watches_seats)
+        """What a frame's plan depends on besides the frames before it: the round's phase, whether the spreads are
+        read for the count (from the moment the centre is seen gathered), and the seat watch."""
+        return (self.referee.phase, self.referee.counts_spreads, self.referee.watches_seats)
 
     def _plan_for(
         self, frame: Frame, made: _Plan, ahead: collections.deque[_Plan], ticked: collections.deque[tuple[Frame, Any]]
@@ -497,7 +498,7 @@ class _Loop:
                 self.arms.add(self.clock.reading())
         clock = ticked if ticked is not None else self.clock.reading()
         undo = (copy.copy(self.gate), self._glanced_t, self._reading_planned)
-        counting = self.referee.phase is Phase.COUNTING
+        counting = self.referee.counts_spreads
         made: dict[str, Any] = {"clock": clock, "state": self._state(), "undo": undo}
         if counting and self._count_reading is not None and frame.t - self._count_reading[0] < COUNT_EVERY_S:
             # a thorough reading stands for the next frames (only a vision with a thorough mode keeps one)
@@ -638,7 +639,11 @@ class _Loop:
 
     def _in_play(self) -> bool:
         """A centre zone is known and the round is not being counted."""
-        return self.geometry.zones.centre is not None and self.referee.phase not in (Phase.COUNTING, Phase.SCORED)
+        return self.geometry.zones.centre is not None and not self._past_play()
+
+    def _past_play(self) -> bool:
+        """The centre seen gathered (in doubt too, see :attr:`Referee.counts_spreads`), counted or scored."""
+        return self.referee.counts_spreads or self.referee.phase is Phase.SCORED
 
     def _zone_grown_by(self, margin_mm: float) -> Region:
         """The centre zone grown by ``margin_mm`` on the table plane, as a region of the picture."""
@@ -652,7 +657,7 @@ class _Loop:
         """During play only the centre matters: cards outside the centre zone are not recognised (the players'
         rows would cost more than the stacks, and are glanced at now and then, see :meth:`_glance_at_seats`);
         once the centre is gathered, the leftovers count too."""
-        if self.geometry.zones.centre is None or self.referee.phase in (Phase.COUNTING, Phase.SCORED):
+        if self.geometry.zones.centre is None or self._past_play():
             return None
         return self._in_centre
 

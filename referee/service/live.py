@@ -35,7 +35,7 @@ from referee.session import COUNT_EVERY_S, Session, SessionSettings
 from referee.session_lines import ImageLineReader
 from referee.sightings import FrameSightings
 from referee.store import RoundRow, SessionRow, Store
-from referee.tracker import Phase, Referee, RefereeSettings
+from referee.tracker import Referee, RefereeSettings
 from vision.geometry import TableGeometry
 from vision.sightings_adapter import to_sightings
 from vision.sources import Frame
@@ -234,10 +234,11 @@ class LiveTable:
         return to_sightings(detections, self.geometry, t=frame.t, frame=frame.index, visible=visible)
 
     def _counting_read(self, t: float) -> bool:
-        """Whether this frame is read thoroughly: once the centre is gathered the spreads' small, fanned backs need
-        several detector passes; they lie still, so one such reading a second (COUNT_EVERY_S) keeps the feed live."""
+        """Whether this frame is read thoroughly: once the centre is seen gathered (see
+        :attr:`~referee.tracker.Referee.counts_spreads`) the spreads' small, fanned backs need several detector
+        passes; they lie still, so one such reading a second (COUNT_EVERY_S) keeps the feed live."""
         rnd = self.round
-        if rnd is None or rnd.referee.phase is not Phase.COUNTING or t - self._thorough_t < COUNT_EVERY_S:
+        if rnd is None or not rnd.referee.counts_spreads or t - self._thorough_t < COUNT_EVERY_S:
             return False
         self._thorough_t = t
         return True

@@ -22,10 +22,11 @@ so what a table sees lags the card by the vote (about 0.2 s) while the log is ex
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
 from referee.cards import Card
@@ -96,6 +97,16 @@ fanned. A stack lifted lengthwise shows its cards one by one where it lay, which
 false illegal plays through in 21 rounds (seeds 99300-99306). Over 8 rounds (dev seeds 99000-99001, 99202, 99302)
 this fired 2-4 s after the stop and never in play, where a back in the centre is a misread or a card turning
 (at most 2 in one second, with every stack in view)."""
+
+GATHER_DOUBT_S = 3.0
+"""The centre seen gathered is said gathered only once this long has passed without a card seen played on one of
+its stacks (see :func:`_plain_play`): meanwhile play goes on, its events held, beside the table as it is gathered,
+whose events wait too (:class:`_Doubted`). Held-out look, seed 116002, eight players: a blue check cloth boxed as
+backs near the centre while a hand lay over a stack for 2.6 s was taken for the stacks being turned over at 14.2
+s, the round's stop at 24.6 s, and 51 of 73 plays were lost; a g8 was seen played on its g7 1.0 s later. After the
+41 true gatherings of seeds 115000-115006 and 116000-116006 (2, 4 and 8 players, the training and the held-out
+look) no card was seen so played within 4 s: the cards seen then are the stacks' own as they are turned over and
+fanned, ruled illegal, or a bottom 1 showing where its stack lay, said to start one (neither counts)."""
 
 
 STRANGER_CARDS = 3
@@ -224,33 +235,76 @@ class Referee:
         self._t, self._frame = 0.0, 0
         self._closed_for: object = None
         self._closed: frozenset[str] = frozenset()
+        self._doubted: _Doubted | None = None
 
     @property
     def centre(self) -> Centre:
         return self.judge.centre
 
+    @property
+    def counts_spreads(self) -> bool:
+        """Whether the spreads after the round are being counted, or may be: the centre has been seen gathered
+        (said so, or in doubt for :data:`GATHER_DOUBT_S`) and the round is not scored yet. The whole table is then
+        read, thoroughly: the spreads' small, fanned backs need it."""
+        return self.phase is Phase.COUNTING or (self._doubted is not None and self.phase is not Phase.SCORED)
+
     # ---- the frame loop
 
     def update(self, frame: FrameSightings | None) -> list[Event]:
         """One frame (None: unreadable, skipped); returns the events it caused, in order."""
+        said: list[Event] = []
+        if self._doubted is not None and frame is not None and frame.t - self._doubted.since >= GATHER_DOUBT_S:
+            said = self._gathering_stands()
+        elif self._doubted is not None:
+            self._doubted.said += self._doubted.gathered.update(frame)  # the gathered table counts meanwhile
         if frame is not None:
             frame = self._zoned(frame)
             self._t, self._frame = frame.t, frame.frame
         if self.phase in (Phase.COUNTING, Phase.SCORED):
-            return self._emit(self._count(frame) if frame is not None else [])
+            return said + self._emit(self._count(frame) if frame is not None else [])
         events: list[Event] = []
+        played = False
         for change in self.tracker.update(frame):
-            events.extend(self.judge.rule(change))
+            ruled = self.judge.rule(change)
+            played = played or (self._doubted is not None and _plain_play(ruled, self._doubted.since))
+            events.extend(ruled)
             self.tracker.settle(change.pile, *self.judge.holding(change.pile))
+        if played:
+            said = self._play_goes_on()
         events = self._lift_vetted(events)
         backs = self._centre_backs(frame) if frame is not None else 0
-        if frame is not None and self._gathered(frame, backs):
-            # the stacks being turned over, not cards played: the plays held come off the board again
-            self.judge.take_off(e for e, _ in self._held if isinstance(e, CardPlayed))
-            self._held.clear()
-            events.extend(self._gather())
-            return self._emit(events)
-        return self._emit(self._hold_while_winding(events, backs, self._backs_lately(backs)))
+        if self._doubted is None and frame is not None and self._gathered(frame, backs):
+            self._doubted = self._doubt_gathering(events)
+        return said + self._emit(self._hold_while_winding(events, backs, self._backs_lately(backs)))
+
+    def _doubt_gathering(self, events: list[Event]) -> _Doubted:
+        """The centre seen gathered, with ``events`` this frame caused: the referee as it is so gathered, and its
+        events, set aside for :data:`GATHER_DOUBT_S` while play goes on (a copy: the settings, which hold the
+        readers of the picture, are shared)."""
+        shared: dict[int, object] = {id(self.settings): self.settings}
+        shared.update((id(value), value) for value in (getattr(self.settings, f.name) for f in fields(self.settings)))
+        gathered = copy.deepcopy(self, shared)
+        # the stacks being turned over, not cards played: the plays held come off the board again
+        gathered.judge.take_off(e for e, _ in gathered._held if isinstance(e, CardPlayed))
+        gathered._held.clear()
+        return _Doubted(self._t, gathered, gathered._emit([*events, *gathered._gather()]))
+
+    def _gathering_stands(self) -> list[Event]:
+        """No card seen played in :data:`GATHER_DOUBT_S`: the referee becomes the one that gathered the centre and
+        has counted the spreads since; returns the events that caused (play's since are dropped: the stacks' cards
+        turned over)."""
+        assert self._doubted is not None
+        doubted = self._doubted
+        self.__dict__.update(vars(doubted.gathered))
+        return doubted.said
+
+    def _play_goes_on(self) -> list[Event]:
+        """A card seen played while the centre seemed gathered: it was not; returns the events play caused
+        meanwhile, and the gathering's evidence starts anew."""
+        assert self._doubted is not None
+        held, self._doubted = self._doubted.held, None
+        self._spread_since, self._winding = None, deque()
+        return held
 
     def _backs_lately(self, backs: int) -> int:
         """The most backs seen in the centre in a frame of the last :data:`WIND_UP_S`, this one's ``backs`` too."""
@@ -399,11 +453,13 @@ class Referee:
 
     def finish(self) -> list[Event]:
         """The source has ended: scores what the spreads showed, if the round got that far (and says the illegal
-        plays held while the table seemed to wind up, if it did not)."""
+        plays held while the table seemed to wind up, if it did not). A gathering in doubt stands: no card was seen
+        played after it."""
+        said = self._gathering_stands() if self._doubted is not None else []
         if self.phase is Phase.COUNTING and self.counter.frames:
-            return self._emit(self._score())
+            return said + self._emit(self._score())
         held, self._held = [e for e, _ in self._held], []
-        return self._emit(self._release_lifted(None) + held)
+        return said + self._emit(self._release_lifted(None) + held)
 
     # ---- round end
 
@@ -698,6 +754,9 @@ class Referee:
                 out.append(withdrawn(ruled))
             out.append(event)
         self.events.extend(out)
+        if self._doubted is not None:
+            self._doubted.held += out
+            return []
         return out
 
     def _ruled_illegal(self, play: StackStarted | CardPlayed) -> IllegalPlay | None:
@@ -729,6 +788,38 @@ class Referee:
     @property
     def scored(self) -> RoundScored | None:
         return next((e for e in reversed(self.events) if isinstance(e, RoundScored)), None)
+
+
+@dataclass
+class _Doubted:
+    """The centre seen gathered at ``since``, not yet said (see :data:`GATHER_DOUBT_S`): the referee as it is with
+    the centre so gathered, counting the spreads since, and the events that caused (``said``); and the events play
+    has caused since (``held``)."""
+
+    since: float
+    gathered: Referee
+    said: list[Event]
+    held: list[Event] = field(default_factory=list)
+
+
+def _plain_play(ruled: Sequence[Event], since: float) -> bool:
+    """Whether the events one change caused are a card seen played on a stack as its next card (in its place, no
+    play inferred unseen under it), landed at ``since`` or after: play going on. Not a 1 said to start a stack (a
+    lifted stack's bottom card shows where the stack lay) nor an illegal play (a turned-over card read on a stack).
+
+    >>> play = CardPlayed(t=5.0, frame=150, stack=1, card=Card.parse("g8"), placement=Placement(0.0, 0.0, 0.0))
+    >>> _plain_play([play], since=4.0), _plain_play([play], since=6.0)
+    (True, False)
+    >>> _plain_play([replace(play, card=Card.parse("g7"), placement=None), play], since=4.0)  # a g7 unseen under it
+    False
+    """
+    landings = [e for e in ruled if isinstance(e, StackStarted | CardPlayed | IllegalPlay)]
+    return (
+        len(landings) == 1
+        and isinstance(landings[0], CardPlayed)
+        and landings[0].placement is not None
+        and landings[0].t >= since
+    )
 
 
 def withdrawn(ruled: IllegalPlay) -> RulingWithdrawn:

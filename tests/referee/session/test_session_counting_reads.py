@@ -10,6 +10,7 @@ import pytest
 from referee.events import RoundScored
 from referee.scripted_clip import film, two_player_round
 from referee.session import COUNT_EVERY_S, OracleVision, Session, SessionResult
+from referee.tracker.referee_session import GATHER_DOUBT_S
 from vision.sources import VideoSource
 
 
@@ -53,6 +54,16 @@ def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
     assert stopped <= asked[first][0] and asked[last][0] <= result.scored.t
     times = [t for t, _ in asked[first : last + 1]]
     assert len(times) >= 2 and all(b - a >= COUNT_EVERY_S - 1e-6 for a, b in pairwise(times))
+
+
+def test_the_count_is_read_from_when_the_centre_is_seen_gathered_before_that_is_said(clip):
+    """The gathering is said only once no card has been played on for a while (GATHER_DOUBT_S); the spreads are
+    read for the count, thoroughly, from the moment it was seen."""
+    vision, samples, result = _replayed(clip)
+    stopped = next(e for e in result.emitted if e.event.type == "round_stopped")
+    first = next(t for t, thorough in vision.asked[len(samples) :] if thorough)
+    assert stopped.said_t - first >= GATHER_DOUBT_S - COUNT_EVERY_S
+    assert isinstance(result.scored, RoundScored) and result.scored.scores == {"blue-blue": 2, "red-red": -1}
 
 
 def test_play_is_read_within_the_centre_zone_and_its_margin_and_the_count_in_the_whole_picture(clip):

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from types import MethodType
 
 from referee.cards import CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
-from referee.tracker.counting import SpreadCount, score_count, with_owners
+from referee.tracker.counting import SpreadCount, SpreadCounter, score_count, with_owners
 from referee.tracker.owners import SeatWatch, owed_by_elimination, seat_name
 from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
@@ -262,13 +263,13 @@ def _two_seat_round(laid_out: list[str], measured: dict[str, int] | None = None,
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
     referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=("red-red", "blue-blue"))
     if measured is not None:
-        count = referee.counter.count
 
-        def measuring(centre_total: int | None = None, *, measure: bool = True) -> SpreadCount:
-            read = count(centre_total, measure=measure)
+        def measuring(counter: SpreadCounter, centre_total: int | None = None, *, measure: bool = True) -> SpreadCount:
+            read = SpreadCounter.count(counter, centre_total, measure=measure)
             return replace(read, centre=measured, centre_measured=True) if measure else read
 
-        referee.counter.count = measuring  # type: ignore[method-assign]
+        # bound to the counter, so that the referee's copy as the centre is gathered counts with its own
+        referee.counter.count = MethodType(measuring, referee.counter)  # type: ignore[method-assign]
     table = ScriptedTable(30.0)
     plays = [("r1", 0.0, RED), ("b1", 1.0, BLUE), ("r2", 2.0, RED), ("b2", 3.0, BLUE), ("r3", 4.0, RED)]
     for card, t, _ in plays:

@@ -11,7 +11,7 @@ from referee.cards import Card
 from referee.events import CardPlayed, Event, IllegalPlay, StackStarted
 from referee.sightings import Sighting
 from referee.tracker import Referee
-from referee.tracker.referee_session import RefereeSettings
+from referee.tracker.referee_session import GATHER_DOUBT_S, Phase, RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import Noise, ScriptedTable
 
@@ -398,6 +398,43 @@ def test_backs_of_a_known_design_beyond_what_the_stacks_out_of_view_hold_do_not_
     events, _ = film(table, 9.0, referee=Referee(backs=["red-red", "blue-blue"]))
     assert [e.type for e in events].count("round_stopped") == 0
     assert ("card_played", "b4") in [(e.type, str(e.card)) for e in events]
+
+
+def test_a_card_played_on_a_stack_after_the_centre_seemed_gathered_shows_play_went_on():
+    # held-out look, seed 116002, eight players: check cloth boxed as backs while a hand lay over a stack for 2.6 s
+    # took the round for gathered 10 s before its stop; a g8 was seen played on its g7 a second later
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3")
+    build(table, (150, 0), "r1 r2", start=0.5)
+    table.hide(4.0, 7.5, (150.0, 0.0))
+    cloth = [table.put_back(5.0, "red-red", (-120.0 + 20.0 * i, 90.0)) for i in range(4)]
+    for placed in cloth:
+        table.take(7.5, placed)
+    table.put(6.5, "b4", (2.0, 1.0))
+    table.put(9.0, "b5", (1.0, 2.0))
+    events, _ = film(table, 10.5, referee=Referee(backs=["red-red", "blue-blue"]))
+    assert [e.type for e in events].count("round_stopped") == 0
+    said = [(e.type, str(e.card), e.t) for e in events]
+    assert said[-2:] == [("card_played", "b4", 6.5), ("card_played", "b5", 9.0)]
+
+
+def test_a_centre_gathered_is_said_once_no_card_was_played_for_a_while_dated_when_its_stacks_went():
+    end = 8.5
+    referee = Referee(backs=["red-red", "blue-blue"])
+    said: list[tuple[float, Event]] = []
+    in_doubt = []
+    for frame in winding_up(end).frames(end + 6.0):
+        said += [(frame.t if frame else math.nan, e) for e in referee.update(frame)]
+        if frame is not None and referee.counts_spreads and referee.phase is Phase.PLAY:
+            in_doubt.append(frame.t)
+    stopped = [(when, e) for when, e in said if e.type == "round_stopped"]
+    assert len(stopped) == 1
+    when, event = stopped[0]
+    # dated when the red stack, face up to the last, was last seen; said once no card was played on for a while
+    assert end < event.t < end + 1.5 and when >= event.t + GATHER_DOUBT_S - 0.05
+    # meanwhile the whole table was to be read for the count, and the spreads were counted all along
+    assert in_doubt and in_doubt[-1] - in_doubt[0] >= GATHER_DOUBT_S - 0.1
+    assert referee.counter.frames >= GATHER_DOUBT_S * FPS
 
 
 def test_stacks_turned_over_one_by_one_end_play_before_a_lifted_stack_shows_its_bottom_card():
