@@ -313,11 +313,13 @@ class Ballot:
 
     def lay_since(self, run: Candidate) -> tuple[float, int]:
         """Since when (time, frame) ``run``'s card is known to have lain where it is read: its own
-        :attr:`Candidate.lay_since`, or that of an earlier run of it read in the same place (three readings or more,
-        ended at most :data:`HIDDEN_BETWEEN_S` before this one began): a card is not taken away and put back to the
-        millimetre and degree, so it lay there while a hand hid it between (seed 111001, two players: a y1 read
-        for 0.2 s as it came down, hidden 0.6 s by the next hand, then read again where it lay; dated when the
-        second run began, less half the time hidden, 0.62 s late).
+        :attr:`Candidate.lay_since`, or that of an earlier run of it read in the same place (three readings or more
+        since it began, ended at most :data:`HIDDEN_BETWEEN_S` before this one began): a card is not taken away and
+        put back to the millimetre and degree, so it lay there while a hand hid it between (seed 111001, two
+        players: a y1 read for 0.2 s as it came down, hidden 0.6 s by the next hand, then read again where it lay;
+        dated when the second run began, less half the time hidden, 0.62 s late). Sporadic misreads before a run
+        began anew do not count (a property test, seed 2608: two misreads of an r8 as the r9 to come, then one
+        more 0.2 s later that began the run anew, dated the r9 landing 0.5 s later by that lone misread).
 
         >>> ballot, y1 = Ballot(VotingSettings()), Card.parse("y1")
         >>> for frame in (*range(12, 18), *range(40, 50)):
@@ -330,7 +332,7 @@ class Ballot:
         if (
             old is None
             or old is run
-            or old.frames < self.settings.min_frames
+            or len(old.trail) < self.settings.min_frames
             or old.placement is None
             or run.placement is None
             or _apart(old.placement, run.placement)

@@ -102,3 +102,14 @@ def test_a_lone_reading_elsewhere_or_outread_vouches_for_nothing(lone, between):
     winner = ballot.winner(expected=lambda card: card == G4)
     assert winner is None or winner.card == G4  # the top: no change
     assert ballot.run(R5) is not None and ballot.run(R5).vouched_t is None
+
+
+def test_misreads_before_a_run_began_anew_do_not_date_the_card_read_later_in_that_place():
+    # property test, seed 2608: the top r8 misread twice as the r9 to come, once more 0.2 s later (which began the
+    # run anew: the r8 read in between), then the r9 itself landed half a second after that lone misread
+    ballot, r8, r9, here = Ballot(VotingSettings()), Card.parse("r8"), Card.parse("r9"), Placement(0.0, 0.0, 0.0)
+    for frame in range(460, 499):
+        card = r9 if frame in (470, 471, 477) or frame >= 493 else r8
+        ballot.cast(frame / 30, frame, card, weight=0.5, placement=here)
+    run = ballot.run(r9)
+    assert run is not None and ballot.lay_since(run) == (493 / 30, 493)
