@@ -3,7 +3,8 @@
 :class:`Referee` runs the :class:`~referee.tracker.stacks.StackTracker` and the
 :class:`~referee.tracker.judge.Judge` over each frame and watches for the end of the round: an explicit
 :meth:`Referee.stop` (a key, an API call, ``--stop-at``), or the centre being gathered (every stack gone from
-view and face-down cards in the centre instead). After the end it counts the spreads
+view and face-down cards in the centre instead), said once no card has been seen played on a stack for
+:data:`GATHER_DOUBT_S` after it. After the end it counts the spreads
 (:mod:`referee.tracker.counting`) and emits ``round_scored`` once the counts have held still for
 ``settle_s``, or at :meth:`Referee.finish` when the source ends first.
 
