@@ -234,6 +234,12 @@ class SeatWatch:
         play, red-pink the runner-up; named "green-purple", :meth:`learnt_aliases` renames it)."""
         return runner_up(s for s in self.hand_readings[i] if s.back == back)
 
+    def read_in_play(self, hand: Hand) -> dict[str, float]:
+        """The backs read at ``hand`` in play, each by its summed identity confidence (empty: never read, or not
+        a hand of these seats)."""
+        at = (hand.radius, hand.angle)
+        return next((v for h, v in zip(self.hands, self.hand_votes, strict=True) if (h.radius, h.angle) == at), {})
+
     def learnt_owners(self) -> dict[tuple[float, float], str]:
         """The hands whose owner only play told (their radius and angle round the middle): for
         :meth:`SeatSorter.with_hands_named`."""

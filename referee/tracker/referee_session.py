@@ -58,7 +58,7 @@ from referee.tracker.counting import (
 from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
-from referee.tracker.owners import SeatWatch, owed_by_elimination
+from referee.tracker.owners import HAND_EVIDENCE, SeatWatch, owed_by_elimination
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seat_backs import name_seats, renamed
 from referee.tracker.seats import Hand, SeatSorter, free_set, free_sets
@@ -131,6 +131,9 @@ other cloths, models/README.md stage 13): it applied in three, and their centres
 players: 18 and 24 measured, 20 and 21 seen played) and 2 -> 4 of 4 (seed 101072, four players); no other round
 changed. Where seats are missing (an eight-player table the picture cuts) play names too few cards, and less
 surely, to overrule the fans: 17 eight-player rounds, centres exact 51 -> 31 of 136 had it applied there."""
+RENAMED_CARDS = 5
+"""The fewest cards of a back no hand owns, laid out before a seat whose hand play never read, that rename it (see
+:meth:`Referee._rename_misread_hands`): more than name an unread one, the opening's reading being some evidence."""
 UNREAD_NEAR = 0.6
 """Spreads nearer the middle than this share of a hand's distance are the centre's, fanned where the stacks lay
 (every player's backs), not laid out before that seat (handed-back fans lie at 0.8-0.9 of it, seed 100600, eight
@@ -584,6 +587,7 @@ class Referee:
 
     def _score(self) -> list[Event]:
         total = self._centre_total()
+        self._rename_misread_hands()
         count = self.counter.count(total)
         if self._name_unread_hands(count):
             count = self.counter.count(total)
@@ -641,13 +645,11 @@ class Referee:
         def stranger(back: str) -> bool:
             return back not in owned and back != UNKNOWN_BACK and (players is None or back in players)
 
-        before: dict[Hand, Counter[str]] = {}
-        for spread in self.counter.laid_out():
-            hand = sorter.hand_before(spread.middle)
-            near = hand is not None and math.dist(spread.middle, sorter.middle) >= UNREAD_NEAR * hand.radius
-            # a spread laid out before one seat is one player's: its cards take the spread's vote
-            if hand is not None and hand.owner is None and near and stranger(spread.vote):
-                before.setdefault(hand, Counter())[spread.vote] += sum(spread.backs.values())
+        before = {
+            hand: Counter({back: n for back, n in backs.items() if stranger(back)})
+            for hand, backs in self._laid_out_before(sorter).items()
+            if hand.owner is None
+        }
         named: dict[Hand, str] = {}
         for hand, backs in before.items():
             if backs:
@@ -670,6 +672,47 @@ class Referee:
         self.seat_watch.reseat(sorter)
         self.counter.sorter = sorter
         return True
+
+    def _rename_misread_hands(self) -> bool:
+        """Renames the hands whose owner the opening read and play never did (their readings in play under
+        :data:`referee.tracker.owners.HAND_EVIDENCE`), where the spreads laid out before their seat read as one back
+        no hand owns on at least :data:`RENAMED_CARDS` cards and :data:`UNREAD_SHARE` of the cards there: a hand
+        stack read at the picture's edge, once or twice, is less sure than a fan of its cards read over seconds.
+        Eight players, seeds 115000 and 115006: the blue-purple hand read "green-purple" (and renamed "red-pink" as
+        a lone back of another box, see :func:`referee.tracker.seats.box_mates`), its fan of 15 (and 8) cards
+        handed back read blue-purple; the fan was counted to nobody who played. True when it renamed one."""
+        sorter = self.counter.sorter
+        watch = self.seat_watch
+        if watch is None or not isinstance(sorter, SeatSorter):
+            return False
+        owned = {hand.owner for hand in sorter.hands() if hand.owner}
+        players = set(self.backs) if self.backs else None
+        renamed: dict[str, str] = {}
+        for hand, backs in self._laid_out_before(sorter).items():
+            if hand.owner is None or not backs or watch.read_in_play(hand).get(hand.owner, 0.0) >= HAND_EVIDENCE:
+                continue
+            back, n = backs.most_common(1)[0]
+            stranger = back not in owned and back != UNKNOWN_BACK and (players is None or back in players)
+            if stranger and n >= RENAMED_CARDS and n >= UNREAD_SHARE * sum(backs.values()):
+                renamed[hand.owner] = back
+        renamed = {owner: back for owner, back in renamed.items() if list(renamed.values()).count(back) == 1}
+        if not renamed:
+            return False
+        sorter = sorter.with_owners_renamed(renamed)
+        watch.reseat(sorter)
+        self.counter.sorter = sorter
+        return True
+
+    def _laid_out_before(self, sorter: SeatSorter) -> dict[Hand, Counter[str]]:
+        """The cards of the spreads laid out before each seat after the round (its fan handed back, its leftovers;
+        not the centre's, fanned where the stacks lay: see :data:`UNREAD_NEAR`), by the back each spread's votes
+        give: a spread laid out before one seat is one player's."""
+        before: dict[Hand, Counter[str]] = {}
+        for spread in self.counter.laid_out():
+            hand = sorter.hand_before(spread.middle)
+            if hand is not None and math.dist(spread.middle, sorter.middle) >= UNREAD_NEAR * hand.radius:
+                before.setdefault(hand, Counter())[spread.vote] += sum(spread.backs.values())
+        return before
 
     def _named(self, count: SpreadCount) -> Counter[str]:
         """The centre cards per owner, for those whose owner was seen in play (:mod:`referee.tracker.owners`), or

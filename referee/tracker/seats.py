@@ -346,6 +346,20 @@ class SeatSorter:
         turn = turn if turn is not None else self.turn
         return SeatSorter(places, self.middle, self.view, turn, {**self.aliases, **renamed})
 
+    def with_owners_renamed(self, renamed: Mapping[str, str]) -> SeatSorter:
+        """This sorter with the seats owned by a back in ``renamed`` owned by the back it maps to, and the names the
+        recogniser's readings stood for (:attr:`aliases`) renamed alike: an owner the opening misread.
+
+        >>> sorter = SeatSorter.from_opening([Sighting.back_at("green-purple", (0.0, 500.0))], middle=(0.0, 0.0))
+        >>> sorter.with_owners_renamed({"green-purple": "blue-purple"}).owners
+        ('blue-purple',)
+        """
+        places = [
+            _Place(p.radius, p.angle, renamed.get(p.owner, p.owner) if p.owner else None, p.hand) for p in self.places
+        ]
+        aliases = {read: renamed.get(name, name) for read, name in self.aliases.items()}
+        return SeatSorter(places, self.middle, self.view, self.turn, aliases)
+
     def with_missing_hands(self) -> SeatSorter:
         """This sorter with an unread hand stack added before every row the opening showed without one: its faces
         in no seat (see :meth:`seat_of`, the seats running :attr:`turn`), :data:`MISSING_HAND_SLOTS` of the row's

@@ -361,24 +361,30 @@ def _round_with_one_hand_seen(
     backs: tuple[str, ...] = (),
     hands: tuple[tuple[str, float], ...] = (("red-red", NORTH),),
     reread: Callable[[Sighting], Sighting] | None = None,
+    hands_in_play: tuple[tuple[str, float], ...] = (),
+    handed_back: int = 0,
 ) -> Referee:
     """A round whose opening shows red-red's hand stack (north; ``hands``: the hand stacks seen, back and angle)
     and every seat's row (``rows``: card -> place); the cards of ``plays`` land on a stack per colour, vanishing
     from their row, glanced at every 0.5 s; after the stop the centre spread is laid out with every strip misread
     as red-red, and the backs ``laid_out`` beside it (``reread``: how the detector reads each card, in every
-    frame)."""
+    frame; ``hands_in_play``: hand stacks read so in every glance at the seats). ``handed_back``: the centre spread's
+    last this many cards are laid out instead in a fan handed back before the south seat, reading as laid out, the
+    centre zone reaching over it as over the stacks in a picture."""
     opening = [Sighting.back_at(back, _seat_at(angle, 0.0)) for back, angle in hands]
+    hand_glances = tuple(Sighting.back_at(back, _seat_at(angle, 0.0)) for back, angle in hands_in_play)
     opening += [Sighting.face_at(Card.parse(card), where) for card, where in rows.items()]
     seats = SeatSorter.from_opening(opening, (0.0, 0.0))
     assert sorted(hand.owner for hand in seats.hands() if hand.owner) == sorted(back for back, _ in hands)
-    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    reach = 360.0 if handed_back else 250.0
+    zone = tuple((reach * math.cos(a / 16 * math.pi), reach * math.sin(a / 16 * math.pi)) for a in range(32))
     referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=backs)
     table = ScriptedTable(30.0)
     stack = {"r": (0.0, 0.0), "b": (150.0, 0.0), "g": (0.0, 150.0)}
     for card, t in plays:
         table.put(t, card, stack[card[0]])
     table.take_all(5.5)
-    for i in range(len(plays)):
+    for i in range(len(plays) - handed_back):
         table.put_back(6.0, "red-red", (i * 14.0, 0.0))
     for back, where in laid_out:
         table.put_back(6.0, back, where)
@@ -388,7 +394,7 @@ def _round_with_one_hand_seen(
             row = [(card, where) for card, where in rows.items() if frame.t < landed.get(card, 99)]
             discard = [("y1", _seat_at(NORTH, CARD_WIDTH_MM))]  # beside red-red's hand: the seats run clockwise
             faces = tuple(Sighting.face_at(Card.parse(card), where) for card, where in row + discard)
-            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces + hand_glances))
         if frame is not None and reread is not None:
             frame = replace(frame, sightings=tuple(reread(s) for s in frame.sightings))
         referee.update(frame)
@@ -503,6 +509,39 @@ def test_a_line_laid_before_an_unnamed_seat_is_named_by_its_cards_votes_summed_n
     assert referee.scored.leftover == {"red-red": 0, "blue-purple": 4, "green-green": 3}
     assert referee.scored.centre == {"red-red": 3, "blue-purple": 2, "green-green": 1}
     assert referee.card_owners[(2, "b1")] == referee.card_owners[(2, "b2")] == "blue-purple"
+
+
+def _misread_south_hand(cards: int, read_in_play: bool = False) -> Referee:
+    """The south hand stack read "green-purple" at the opening (a look-alike: the purple lettering of the green box);
+    its ``cards`` played, then handed back to it in a fan before its seat, read blue-purple (``read_in_play``: the
+    hand read "green-purple" in play as well)."""
+    south = ("b1", "b2", "b3", "b4", "b5", "b6")[:cards]
+    rows = {**_row(NORTH, ("r1", "r2", "r3")), **_row(SOUTH, (*south, "y9"))}
+    plays = sorted([("r1", 0.2), ("r2", 2.2), ("r3", 4.2), *((card, 0.6 * k) for k, card in enumerate(south))])
+    plays.sort(key=lambda play: play[1])
+    fan = [("blue-purple", _seat_at(SOUTH, 2 * ROW_STEP + k * 20.0, radius=0.8 * SEAT_RADIUS)) for k in range(cards)]
+    hands = (("red-red", NORTH), ("green-purple", SOUTH))
+    in_play = (("green-purple", SOUTH),) if read_in_play else ()
+    return _round_with_one_hand_seen(rows, plays, fan, hands=hands, hands_in_play=in_play, handed_back=cards)
+
+
+def test_a_hand_read_only_at_the_opening_is_renamed_by_the_one_back_no_hand_owns_laid_out_before_its_seat() -> None:
+    """The six cards handed back before the south seat read blue-purple, a back no hand owns; its hand, read
+    green-purple at the opening and never in play, is blue-purple's, and so are its plays (seeds 115000 and 115006,
+    eight players: the blue-purple fan of 15 and of 8 cards counted to nobody who played)."""
+    referee = _misread_south_hand(6)
+    assert referee.scored is not None
+    assert referee.scored.centre == {"red-red": 3, "blue-purple": 6}
+    assert referee.card_owners[(1, "b2")] == referee.card_owners[(1, "b6")] == "blue-purple"
+
+
+def test_a_hand_read_in_play_or_before_too_few_cards_of_another_back_keeps_its_name() -> None:
+    """The opening's reading stands where play read the hand so too, or where fewer than
+    :data:`referee.tracker.referee_session.RENAMED_CARDS` cards read otherwise."""
+    for cards, referee in ((6, _misread_south_hand(6, read_in_play=True)), (4, _misread_south_hand(4))):
+        assert referee.scored is not None
+        assert referee.scored.centre == {"red-red": 3, "green-purple": cards}
+        assert referee.card_owners[(1, "b2")] == "green-purple"
 
 
 def test_a_row_without_a_hand_across_the_angles_wrap_gets_its_hand_behind_its_first_face() -> None:
