@@ -793,7 +793,7 @@ class Referee:
         events = [e for e in events if not (isinstance(e, Conflict) and self._said_conflict(e))]
         out: list[Event] = []
         for event in events:
-            ruled = self._ruled_illegal(event) if isinstance(event, StackStarted | CardPlayed) else None
+            ruled = self._ruled_illegal(event, out) if isinstance(event, StackStarted | CardPlayed) else None
             if ruled is not None:
                 out.append(withdrawn(ruled))
             out.append(event)
@@ -803,10 +803,11 @@ class Referee:
             return []
         return out
 
-    def _ruled_illegal(self, play: StackStarted | CardPlayed) -> IllegalPlay | None:
+    def _ruled_illegal(self, play: StackStarted | CardPlayed, saying: Sequence[Event] = ()) -> IllegalPlay | None:
         """The illegal play said of ``play``'s card as it landed, which this play now explains (see
-        :data:`WITHDRAWN_S`), unless that card was taken back or its ruling withdrawn since."""
-        recent = self.events[-RECENT_EVENTS:]
+        :data:`WITHDRAWN_S`), unless that card was taken back or its ruling withdrawn since (``saying``: the events
+        said with ``play`` before it, as the judge withdraws a ruling it built on)."""
+        recent = [*self.events[-RECENT_EVENTS:], *saying]
         for i in range(len(recent) - 1, -1, -1):
             ruled = recent[i]
             if not isinstance(ruled, IllegalPlay) or ruled.card != play.card or abs(ruled.t - play.t) > WITHDRAWN_S:

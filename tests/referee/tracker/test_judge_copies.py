@@ -97,14 +97,14 @@ def test_a_second_illegal_copy_after_the_first_was_taken_back_is_ruled_too():
 def test_a_card_ruled_not_a_one_found_again_where_it_lay_is_not_ruled_again() -> None:
     # seed 102003, four players on a blue check cloth: a b8 lying alone, its pile lost and found again, was ruled
     # "not a one" each time the camera found it
-    b8, b9 = Card.parse("b8"), Card.parse("b9")
+    b8, y9 = Card.parse("b8"), Card.parse("y9")
     judge = Judge(Centre())
     first = judge.rule(Landed(1, b8, 12.3, 369, Placement(-125.0, 166.0, 30.0)))
     assert said(first) == [("illegal_play", "b8")]
     assert said(judge.rule(Vanished(1, 13.7, 411))) == [("card_taken_back", "b8")]
     assert judge.rule(Landed(2, b8, 16.9, 507, Placement(-126.0, 165.0, 28.0))) == []
     assert judge.rule(Vanished(2, 19.7, 591)) == []  # never announced again, so never taken back again
-    # another card there, or the same card elsewhere or long after, is a play of its own
-    assert said(judge.rule(Landed(3, b9, 20.0, 600, Placement(-125.0, 166.0, 0.0)))) == [("illegal_play", "b9")]
+    # another card there (not one that builds on it), or the same card elsewhere or long after, is a play of its own
+    assert said(judge.rule(Landed(3, y9, 20.0, 600, Placement(-125.0, 166.0, 0.0)))) == [("illegal_play", "y9")]
     assert said(judge.rule(Landed(4, b8, 21.0, 630, Placement(200.0, 0.0, 0.0)))) == [("illegal_play", "b8")]
     assert said(judge.rule(Landed(5, b8, 90.0, 2700, Placement(-125.0, 166.0, 30.0)))) == [("illegal_play", "b8")]

@@ -7,14 +7,14 @@ from referee.centre import Centre
 from referee.events import Placement
 from referee.tracker import Referee
 from referee.tracker.judge import Judge
-from referee.tracker.stacks import Landed, Together
+from referee.tracker.stacks import Landed, Together, Vanished
 from referee.tracker.synthetic import Noise, ScriptedTable
 from referee.visitors import CentreBuilder, replay
 
 Y = {n: Card.parse(f"y{n}") for n in range(1, 11)}
 
 
-def judged(*changes: Landed) -> list[tuple[str, str]]:
+def judged(*changes: Landed | Vanished) -> list[tuple[str, str]]:
     judge = Judge(Centre())
     return [(e.type, str(e.card)) for change in changes for e in judge.rule(change)]
 
@@ -106,6 +106,43 @@ def test_a_card_not_a_one_built_on_far_from_the_one_stack_that_could_have_taken_
     assert far[1:] == [("illegal_play", "y2"), ("stack_started", "y1"), ("card_played", "y2"), ("card_played", "y3")]
     askew = judged(r1, Landed(2, Y[2], 2.0, 60, Placement(120.0, 0.0)), Landed(2, Y[3], 3.0, 90, Placement(121.0, 2.0)))
     assert askew[1:] == [("illegal_play", "y2"), ("card_played", "y2"), ("card_played", "y3")]
+
+
+def test_a_card_landing_where_a_card_below_it_was_ruled_not_a_one_and_lost_since_builds_on_it() -> None:
+    # seed 116004, four players, a blue check cloth: a g2 ruled "not a one" on a g1 never boxed, its pile lost; the
+    # g3 on it found as a new pile 5 s later, 4 mm off: the stack g1, g2 nobody saw, the g2's ruling withdrawn
+    judge = Judge(Centre())
+    assert [(e.type, str(e.card)) for e in judge.rule(Landed(1, Y[2], 12.0, 360, Placement(-91.0, -298.0)))] == [
+        ("illegal_play", "y2")
+    ]
+    assert [(e.type, str(e.card)) for e in judge.rule(Vanished(1, 15.7, 471))] == [("card_taken_back", "y2")]
+    built = judge.rule(Landed(2, Y[3], 17.0, 510, Placement(-87.0, -295.0)))
+    assert [(e.type, str(e.card), e.t) for e in built] == [
+        ("ruling_withdrawn", "y2", 12.0),
+        ("stack_started", "y1", 12.0),
+        ("card_played", "y2", 12.0),
+        ("card_played", "y3", 17.0),
+    ]
+    assert judge.inferred == {1: 1}
+
+
+def test_only_a_card_a_little_above_one_ruled_not_a_one_near_it_lately_builds_on_it() -> None:
+    ruled = Landed(1, Y[2], 12.0, 360, Placement(0.0, 0.0))
+    for later in (
+        Landed(2, Y[6], 13.0, 390, Placement(5.0, 0.0)),  # three numbers between: no stack so built unseen
+        Landed(2, Y[3], 13.0, 390, Placement(200.0, 0.0)),  # two card lengths away
+        Landed(2, Y[3], 90.0, 2700, Placement(5.0, 0.0)),  # long after
+        Landed(2, Card.parse("g3"), 13.0, 390, Placement(5.0, 0.0)),  # another colour
+    ):
+        assert judged(ruled, Vanished(1, 12.5, 375), later)[-1] == ("illegal_play", str(later.card))
+    gap = judged(ruled, Vanished(1, 12.5, 375), Landed(2, Y[4], 13.0, 390, Placement(5.0, 0.0)))
+    assert gap[2:] == [
+        ("ruling_withdrawn", "y2"),
+        ("stack_started", "y1"),
+        ("card_played", "y2"),
+        ("card_played", "y3"),
+        ("card_played", "y4"),
+    ]
 
 
 def test_a_card_not_a_one_built_on_far_above_any_stack_of_its_colour_started_a_stack_out_of_view():
