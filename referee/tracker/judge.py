@@ -383,8 +383,9 @@ class Judge:
         """A card landing on a new pile where a card of its colour, at most :data:`STRAYED_HIDDEN` numbers below
         it, was lately ruled "not a one" (within :data:`STRAYED_NEAR_MM` and :data:`RULED_THERE_S`), the camera
         having lost that card's pile since: the table built on that card, which lay on a stack the camera never
-        saw. As :meth:`_built_on_a_skip` does on the card's own pile: the cards under it and between count as
-        played unseen when it came down, it as played, and its ruling is withdrawn. A blue check cloth (seed
+        saw, or on the one stack of its colour that could have taken it (:meth:`_stack_it_strayed_from`). As
+        :meth:`_built_on_a_skip` does on the card's own pile: the cards under it and between count as played unseen
+        when it came down, it as played, and its ruling is withdrawn. A blue check cloth (seed
         116004, four players, held out): a g2, then a g3 and a g5 on it, each ruled "not a one" 3-5 mm from the
         last, 5 and 11 s apart, on a g1 never boxed, the g2's pile lost in between. In 168 rendered rounds' truth,
         no card truly ruled "not a one" (77) had a card of its colour up to three above it land within 90 mm of
@@ -407,10 +408,13 @@ class Judge:
         )
         if ruled is None:
             return []
-        under = tuple(Card(card.colour, n) for n in range(LOWEST, ruled.card.number))
+        home = self._stack_it_strayed_from(ruled.card, near=ruled.placement)
+        under = home[1] if home is not None else tuple(Card(card.colour, n) for n in range(LOWEST, ruled.card.number))
         between = tuple(Card(card.colour, n) for n in range(ruled.card.number + 1, card.number))
         if not all(self._available(c) for c in (*under, ruled.card, *between)):
             return []
+        if home is not None:  # it went onto a stack seen before, landing apart from it
+            book.stack = home[0]
         for other in self._books.values():  # still on its lost pile's book: off it, unannounced
             entry = _find(other.loose, ruled.card)
             if entry is not None and other is not book and other.stack is None:

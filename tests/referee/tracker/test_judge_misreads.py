@@ -124,6 +124,16 @@ def test_a_card_landing_where_a_card_below_it_was_ruled_not_a_one_and_lost_since
         ("card_played", "y3", 17.0),
     ]
     assert judge.inferred == {1: 1}
+    # beside the one stack that could have taken it (a card slapped askew), it was played there
+    r1, r2 = Landed(1, Y[1], 1.0, 30, Placement(0.0, 0.0)), Landed(2, Y[2], 2.0, 60, Placement(120.0, 0.0))
+    askew = judged(r1, r2, Vanished(2, 2.5, 75), Landed(3, Y[3], 4.0, 120, Placement(121.0, 2.0)))
+    assert askew[1:] == [
+        ("illegal_play", "y2"),
+        ("card_taken_back", "y2"),
+        ("ruling_withdrawn", "y2"),
+        ("card_played", "y2"),
+        ("card_played", "y3"),
+    ]
 
 
 def test_only_a_card_a_little_above_one_ruled_not_a_one_near_it_lately_builds_on_it() -> None:
