@@ -374,10 +374,23 @@ class Judge:
         if skipped is None or (not skipped and home is None):
             return []
         t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
+        withdrawn = self._found_again_withdrawn(book, entry[0], t, frame)
         self._off_the_books(book, entry, t, frame)  # it stays, as played
+        self._ruled_alone = [r for r in self._ruled_alone if r.card != entry[0]]  # built on: no longer alone
         if home is not None:
             book.stack = home[0]
-        return self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
+        return withdrawn + self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
+
+    @staticmethod
+    def _found_again_withdrawn(book: _PileBook, card: Card, t: float, frame: int) -> list[Event]:
+        """The "not a one" said of ``card`` (when it came down: ``t``, ``frame``) withdrawn, where the camera lost it
+        since and found it again where it lay (:data:`RULED_THERE_MM`): the session withdraws a ruling that play
+        explains (:data:`referee.tracker.referee_session.WITHDRAWN_S`) unless the card was said taken back since
+        (seed 116004, four players, held out: a b3 ruled, said taken back as its pile was lost, found again, then
+        the b4 on it). Nothing for a card never lost, or on a stack."""
+        if book.stack is not None or card not in book.quiet:
+            return []
+        return [RulingWithdrawn(t=t, frame=frame, stack=None, card=card, ruled=str(Violation.NOT_A_ONE))]
 
     def _built_where_ruled(self, book: _PileBook, change: Landed) -> list[Event]:
         """A card landing on a new pile where a card of its colour, at most :data:`STRAYED_HIDDEN` numbers below
@@ -419,11 +432,10 @@ class Judge:
             entry = _find(other.loose, ruled.card)
             if entry is not None and other is not book and other.stack is None:
                 self._off_the_books(other, entry, change.t, change.frame)
-        self._ruled_alone = [r for r in self._ruled_alone if r is not ruled]
-        withdrawn = RulingWithdrawn(
-            t=ruled.t, frame=ruled.frame, stack=None, card=ruled.card, ruled=str(Violation.NOT_A_ONE)
-        )
-        down = [(c, ruled.t, ruled.frame) for c in (*under, ruled.card)]
+        self._ruled_alone = [r for r in self._ruled_alone if r.card != ruled.card]
+        t, frame = self._first_down(ruled.card) or (ruled.t, ruled.frame)  # ruled when it came down
+        withdrawn = RulingWithdrawn(t=t, frame=frame, stack=None, card=ruled.card, ruled=str(Violation.NOT_A_ONE))
+        down = [(c, t, frame) for c in (*under, ruled.card)]
         down += [(c, change.t, change.frame) for c in between]
         return [withdrawn, *self._pushed(book, down, unseen=len(under) + len(between))]
 

@@ -136,6 +136,33 @@ def test_a_card_landing_where_a_card_below_it_was_ruled_not_a_one_and_lost_since
     ]
 
 
+def test_a_card_built_on_a_card_ruled_not_a_one_lost_and_found_again_where_it_lay_withdraws_its_ruling() -> None:
+    # seed 116004, four players, held out: a b3 ruled "not a one", said taken back as the camera lost its pile,
+    # found again where it lay (not ruled again), then the b4 on it: the stack b1..b3 nobody saw, the ruling withdrawn
+    judge = Judge(Centre())
+    said = [
+        (e.type, str(e.card), e.t)
+        for change in (
+            Landed(1, Y[3], 35.0, 1050, Placement(-228.0, 28.0)),
+            Vanished(1, 37.0, 1110),
+            Landed(2, Y[3], 39.0, 1170, Placement(-228.0, 31.0)),
+            Landed(2, Y[4], 42.0, 1260, Placement(-228.0, 35.0)),
+            Landed(3, Y[5], 43.0, 1290, Placement(-229.0, 36.0)),
+        )
+        for e in judge.rule(change)
+    ]
+    assert said == [
+        ("illegal_play", "y3", 35.0),
+        ("card_taken_back", "y3", 37.0),
+        ("ruling_withdrawn", "y3", 35.0),
+        ("stack_started", "y1", 35.0),
+        ("card_played", "y2", 35.0),
+        ("card_played", "y3", 35.0),
+        ("card_played", "y4", 42.0),
+        ("illegal_play", "y5", 43.0),  # a new pile where no card was ruled: still "not a one"
+    ]
+
+
 def test_only_a_card_a_little_above_one_ruled_not_a_one_near_it_lately_builds_on_it() -> None:
     ruled = Landed(1, Y[2], 12.0, 360, Placement(0.0, 0.0))
     for later in (
