@@ -393,9 +393,9 @@ class Judge:
         return [RulingWithdrawn(t=t, frame=frame, stack=None, card=card, ruled=str(Violation.NOT_A_ONE))]
 
     def _built_where_ruled(self, book: _PileBook, change: Landed) -> list[Event]:
-        """A card landing on a new pile where a card of its colour, at most :data:`STRAYED_HIDDEN` numbers below
-        it, was lately ruled "not a one" (within :data:`STRAYED_NEAR_MM` and :data:`RULED_THERE_S`), the camera
-        having lost that card's pile since: the table built on that card, which lay on a stack the camera never
+        """A card landing on a new pile where a card of its colour below it, at most :data:`STRAYED_HIDDEN` cards
+        between them, was lately ruled "not a one" (within :data:`STRAYED_NEAR_MM` and :data:`RULED_THERE_S`), the
+        camera having lost that card's pile since: the table built on that card, which lay on a stack the camera never
         saw, or on the one stack of its colour that could have taken it (:meth:`_stack_it_strayed_from`). As
         :meth:`_built_on_a_skip` does on the card's own pile: the cards under it and between count as played unseen
         when it came down, it as played, and its ruling is withdrawn. A blue check cloth (seed

@@ -673,18 +673,18 @@ class Referee:
         self.counter.sorter = sorter
         return True
 
-    def _rename_misread_hands(self) -> bool:
+    def _rename_misread_hands(self) -> None:
         """Renames the hands whose owner the opening read and play never did (their readings in play under
         :data:`referee.tracker.owners.HAND_EVIDENCE`), where the spreads laid out before their seat read as one back
         no hand owns on at least :data:`RENAMED_CARDS` cards and :data:`UNREAD_SHARE` of the cards there: a hand
         stack read at the picture's edge, once or twice, is less sure than a fan of its cards read over seconds.
         Eight players, seeds 115000 and 115006: the blue-purple hand read "green-purple" (and renamed "red-pink" as
         a lone back of another box, see :func:`referee.tracker.seats.box_mates`), its fan of 15 (and 8) cards
-        handed back read blue-purple; the fan was counted to nobody who played. True when it renamed one."""
+        handed back read blue-purple; the fan was counted to nobody who played."""
         sorter = self.counter.sorter
         watch = self.seat_watch
         if watch is None or not isinstance(sorter, SeatSorter):
-            return False
+            return
         owned = {hand.owner for hand in sorter.hands() if hand.owner}
         players = set(self.backs) if self.backs else None
         renamed: dict[str, str] = {}
@@ -696,12 +696,10 @@ class Referee:
             if stranger and n >= RENAMED_CARDS and n >= UNREAD_SHARE * sum(backs.values()):
                 renamed[hand.owner] = back
         renamed = {owner: back for owner, back in renamed.items() if list(renamed.values()).count(back) == 1}
-        if not renamed:
-            return False
-        sorter = sorter.with_owners_renamed(renamed)
-        watch.reseat(sorter)
-        self.counter.sorter = sorter
-        return True
+        if renamed:
+            sorter = sorter.with_owners_renamed(renamed)
+            watch.reseat(sorter)
+            self.counter.sorter = sorter
 
     def _laid_out_before(self, sorter: SeatSorter) -> dict[Hand, Counter[str]]:
         """The cards of the spreads laid out before each seat after the round (its fan handed back, its leftovers;
