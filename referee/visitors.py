@@ -247,8 +247,10 @@ class CentreBuilder(EventVisitor[Centre]):
         self.centre.take_back(_card(event), stack=event.stack, back=event.back, t=event.t, frame=event.frame)
 
     def visit_ruling_withdrawn(self, event: RulingWithdrawn) -> None:
-        # the card was never an illegal one lying on the table: off the board, so the play that follows is judged
-        self.centre.take_back(_card(event), stack=event.stack, t=event.t, frame=event.frame)
+        # the card was never an illegal one lying on the table: off the board, so the play that follows is judged;
+        # a card said taken back before (the camera lost it, then found it built on) is off the board already
+        if any(loose.card == _card(event) for loose in self.centre.loose):
+            self.centre.take_back(_card(event), stack=event.stack, t=event.t, frame=event.frame)
 
     def visit_conflict(self, event: Conflict) -> None:
         if len(event.cards) < 2:

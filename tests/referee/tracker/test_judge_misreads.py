@@ -237,3 +237,25 @@ def test_a_ruling_that_play_explains_moments_later_is_withdrawn_before_the_play_
     assert said[1] == ("illegal_play", "y2", 2.0)
     assert said[3:5] == [("ruling_withdrawn", "y2", 2.0), ("card_played", "y2", 2.0)]
     assert replay(referee.events, CentreBuilder(strict=False)).stack(2).top == Y[3]
+
+
+def test_a_card_lost_then_built_on_where_it_lay_has_its_ruling_withdrawn_once_and_the_log_replays():
+    # the y2 "not a one" picked up off the camera's view a moment (its pile lost: said taken back), then the y3 laid
+    # where it lay: the y2 lay on a 1 the camera never saw; the table hears the ruling withdrawn once, and the log
+    # replays through the rules without a disagreement
+    table = ScriptedTable(30.0)
+    y2 = table.put(1.0, "y2", (300.0, 0.0))
+    table.take(2.5, y2)
+    table.put(5.0, "y3", (302.0, 3.0))
+    referee = Referee()
+    for frame in table.frames(6.5, Noise()):
+        referee.update(frame)
+    said = [(e.type, str(e.card)) for e in referee.events]
+    assert said[:2] == [("illegal_play", "y2"), ("card_taken_back", "y2")]
+    assert said[2:] == [
+        ("ruling_withdrawn", "y2"),
+        ("stack_started", "y1"),
+        ("card_played", "y2"),
+        ("card_played", "y3"),
+    ]
+    assert replay(referee.events, CentreBuilder(strict=False)).stack(1).top == Y[3]
