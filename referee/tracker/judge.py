@@ -376,7 +376,7 @@ class Judge:
         t, frame = self._first_down(entry[0], book.stack) or (change.t, change.frame)
         withdrawn = self._found_again_withdrawn(book, entry[0], t, frame)
         self._off_the_books(book, entry, t, frame)  # it stays, as played
-        self._ruled_alone = [r for r in self._ruled_alone if r.card != entry[0]]  # built on: no longer alone
+        self._built_on(entry[0])
         if home is not None:
             book.stack = home[0]
         return withdrawn + self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
@@ -390,7 +390,11 @@ class Judge:
         the b4 on it). Nothing for a card never lost, or on a stack."""
         if book.stack is not None or card not in book.quiet:
             return []
-        return [RulingWithdrawn(t=t, frame=frame, stack=None, card=card, ruled=str(Violation.NOT_A_ONE))]
+        return [_not_a_one_withdrawn(card, t, frame)]
+
+    def _built_on(self, card: Card) -> None:
+        """``card``, ruled "not a one", was built on: it no longer lies alone (:data:`RULED_THERE_MM`)."""
+        self._ruled_alone = [r for r in self._ruled_alone if r.card != card]
 
     def _built_where_ruled(self, book: _PileBook, change: Landed) -> list[Event]:
         """A card landing on a new pile where a card of its colour below it, at most :data:`STRAYED_HIDDEN` cards
@@ -432,12 +436,11 @@ class Judge:
             entry = _find(other.loose, ruled.card)
             if entry is not None and other is not book and other.stack is None:
                 self._off_the_books(other, entry, change.t, change.frame)
-        self._ruled_alone = [r for r in self._ruled_alone if r.card != ruled.card]
+        self._built_on(ruled.card)
         t, frame = self._first_down(ruled.card) or (ruled.t, ruled.frame)  # ruled when it came down
-        withdrawn = RulingWithdrawn(t=t, frame=frame, stack=None, card=ruled.card, ruled=str(Violation.NOT_A_ONE))
         down = [(c, t, frame) for c in (*under, ruled.card)]
         down += [(c, change.t, change.frame) for c in between]
-        return [withdrawn, *self._pushed(book, down, unseen=len(under) + len(between))]
+        return [_not_a_one_withdrawn(ruled.card, t, frame), *self._pushed(book, down, unseen=len(under) + len(between))]
 
     def _stack_it_strayed_from(self, card: Card, near: Placement | None = None) -> tuple[int, tuple[Card, ...]] | None:
         """The open stack of ``card``'s colour it may have been played on with at most
@@ -741,6 +744,11 @@ class Judge:
         elif not self.centre.stack(book.stack).removed:
             events.append(self.centre.remove(book.stack, t=change.t, frame=change.frame))
         return events
+
+
+def _not_a_one_withdrawn(card: Card, t: float, frame: int) -> RulingWithdrawn:
+    """The "not a one" said of ``card`` as it came down (``t``, ``frame``) withdrawn: the table built on it."""
+    return RulingWithdrawn(t=t, frame=frame, stack=None, card=card, ruled=str(Violation.NOT_A_ONE))
 
 
 def _apart(a: Placement, b: Placement) -> float:

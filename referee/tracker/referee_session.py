@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
@@ -640,11 +640,7 @@ class Referee:
         if self.seat_watch is None or not isinstance(sorter, SeatSorter):
             return False
         owned = {hand.owner for hand in sorter.hands() if hand.owner}
-        players = set(self.backs) if self.backs else None
-
-        def stranger(back: str) -> bool:
-            return back not in owned and back != UNKNOWN_BACK and (players is None or back in players)
-
+        stranger = self._no_hands_back(sorter)
         before = {
             hand: Counter({back: n for back, n in backs.items() if stranger(back)})
             for hand, backs in self._laid_out_before(sorter).items()
@@ -685,21 +681,25 @@ class Referee:
         watch = self.seat_watch
         if watch is None or not isinstance(sorter, SeatSorter):
             return
-        owned = {hand.owner for hand in sorter.hands() if hand.owner}
-        players = set(self.backs) if self.backs else None
+        stranger = self._no_hands_back(sorter)
         renamed: dict[str, str] = {}
         for hand, backs in self._laid_out_before(sorter).items():
             if hand.owner is None or not backs or watch.read_in_play(hand).get(hand.owner, 0.0) >= HAND_EVIDENCE:
                 continue
             back, n = backs.most_common(1)[0]
-            stranger = back not in owned and back != UNKNOWN_BACK and (players is None or back in players)
-            if stranger and n >= RENAMED_CARDS and n >= UNREAD_SHARE * sum(backs.values()):
+            if stranger(back) and n >= RENAMED_CARDS and n >= UNREAD_SHARE * sum(backs.values()):
                 renamed[hand.owner] = back
         renamed = {owner: back for owner, back in renamed.items() if list(renamed.values()).count(back) == 1}
         if renamed:
             sorter = sorter.with_owners_renamed(renamed)
             watch.reseat(sorter)
             self.counter.sorter = sorter
+
+    def _no_hands_back(self, sorter: SeatSorter) -> Callable[[str], bool]:
+        """Whether a back is a known design no hand of ``sorter`` owns (and a player's, when the backs are given)."""
+        owned = {hand.owner for hand in sorter.hands() if hand.owner}
+        players = set(self.backs) if self.backs else None
+        return lambda back: back not in owned and back != UNKNOWN_BACK and (players is None or back in players)
 
     def _laid_out_before(self, sorter: SeatSorter) -> dict[Hand, Counter[str]]:
         """The cards of the spreads laid out before each seat after the round (its fan handed back, its leftovers;
