@@ -418,6 +418,24 @@ def test_a_card_played_on_a_stack_after_the_centre_seemed_gathered_shows_play_we
     assert said[-2:] == [("card_played", "b4", 6.5), ("card_played", "b5", 9.0)]
 
 
+def test_a_stack_seen_two_cards_higher_after_the_centre_seemed_gathered_shows_play_went_on():
+    # held-out look, seed 116002, eight players: while the centre seemed gathered (the table read thoroughly once a
+    # second), a b7 was seen on its b5 and a y4 on its y2, the cards between unseen: play went on all the same
+    table = ScriptedTable(FPS)
+    build(table, (0, 0), "b1 b2 b3")
+    build(table, (150, 0), "r1 r2", start=0.5)
+    table.hide(4.0, 7.5, (150.0, 0.0))
+    cloth = [table.put_back(5.0, "red-red", (-120.0 + 20.0 * i, 90.0)) for i in range(4)]
+    for placed in cloth:
+        table.take(7.5, placed)
+    table.hide(6.2, 7.0, (0.0, 0.0))
+    table.put(6.4, "b4", (2.0, 1.0))
+    table.put(6.7, "b5", (1.0, 2.0))
+    events, _ = film(table, 10.5, referee=Referee(backs=["red-red", "blue-blue"]))
+    assert [e.type for e in events].count("round_stopped") == 0
+    assert [(e.type, str(e.card)) for e in events][-2:] == [("card_played", "b4"), ("card_played", "b5")]
+
+
 def test_a_centre_gathered_is_said_once_no_card_was_played_for_a_while_dated_when_its_stacks_went():
     end = 8.5
     referee = Referee(backs=["red-red", "blue-blue"])
