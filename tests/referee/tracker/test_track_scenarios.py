@@ -400,9 +400,9 @@ def test_backs_of_a_known_design_beyond_what_the_stacks_out_of_view_hold_do_not_
     assert ("card_played", "b4") in [(e.type, str(e.card)) for e in events]
 
 
-def test_a_card_played_on_a_stack_after_the_centre_seemed_gathered_shows_play_went_on():
-    # held-out look, seed 116002, eight players: check cloth boxed as backs while a hand lay over a stack for 2.6 s
-    # took the round for gathered 10 s before its stop; a g8 was seen played on its g7 a second later
+def cloth_backs_while_a_hand_hides_a_stack() -> ScriptedTable:
+    """A blue stack b1-b3 and a red one r1-r2; from 4.0 s to 7.5 s a hand hides the red one, and from 5.0 s a check
+    cloth shows four "red-red" backs in the centre: the centre looks gathered."""
     table = ScriptedTable(FPS)
     build(table, (0, 0), "b1 b2 b3")
     build(table, (150, 0), "r1 r2", start=0.5)
@@ -410,6 +410,13 @@ def test_a_card_played_on_a_stack_after_the_centre_seemed_gathered_shows_play_we
     cloth = [table.put_back(5.0, "red-red", (-120.0 + 20.0 * i, 90.0)) for i in range(4)]
     for placed in cloth:
         table.take(7.5, placed)
+    return table
+
+
+def test_a_card_played_on_a_stack_after_the_centre_seemed_gathered_shows_play_went_on():
+    # held-out look, seed 116002, eight players: check cloth boxed as backs while a hand lay over a stack for 2.6 s
+    # took the round for gathered 10 s before its stop; a g8 was seen played on its g7 a second later
+    table = cloth_backs_while_a_hand_hides_a_stack()
     table.put(6.5, "b4", (2.0, 1.0))
     table.put(9.0, "b5", (1.0, 2.0))
     events, _ = film(table, 10.5, referee=Referee(backs=["red-red", "blue-blue"]))
@@ -421,13 +428,7 @@ def test_a_card_played_on_a_stack_after_the_centre_seemed_gathered_shows_play_we
 def test_a_stack_seen_two_cards_higher_after_the_centre_seemed_gathered_shows_play_went_on():
     # held-out look, seed 116002, eight players: while the centre seemed gathered (the table read thoroughly once a
     # second), a b7 was seen on its b5 and a y4 on its y2, the cards between unseen: play went on all the same
-    table = ScriptedTable(FPS)
-    build(table, (0, 0), "b1 b2 b3")
-    build(table, (150, 0), "r1 r2", start=0.5)
-    table.hide(4.0, 7.5, (150.0, 0.0))
-    cloth = [table.put_back(5.0, "red-red", (-120.0 + 20.0 * i, 90.0)) for i in range(4)]
-    for placed in cloth:
-        table.take(7.5, placed)
+    table = cloth_backs_while_a_hand_hides_a_stack()
     table.hide(6.2, 7.0, (0.0, 0.0))
     table.put(6.4, "b4", (2.0, 1.0))
     table.put(6.7, "b5", (1.0, 2.0))
