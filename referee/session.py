@@ -76,6 +76,11 @@ for the spreads' small, fanned backs), and that reading stands for the frames of
 lie still while they are counted, and the count settles over seconds (``settle_s``), not frames. Sample round
 (truth 30 centre cards), centre cards counted: 9 in one pass a frame, 14 thorough every read frame (38 thorough
 reads, 14.6 s on the loaded 2-core machine), 16 thorough once a second (5 reads, 2.5 s)."""
+DOUBT_COUNT_EVERY_S = 0.5
+"""While the centre only seems gathered (:data:`referee.tracker.referee_session.GATHER_DOUBT_S`), a thorough
+reading stands this long: play may be going on, and a card played shows in the readings only once three of them
+have read it (the tracker's vote; one reading a second could not show it before the doubt ran out: held-out look,
+seed 116002, eight players, a y4 seen on its y2 once, 2 s into a doubt a check cloth boxed as backs had caused)."""
 OPENING_TIMES = (0.0, 0.35, 0.7)
 """The frames the seats are read from, thoroughly: a hand stack cut by the picture's edge reads unsure, and two
 readings that agree name its owner where one does not (seed 99000, four players: red-pink read at 0.39 and 0.37
@@ -349,6 +354,8 @@ class _Loop:
         self._last_reading: tuple[Any, Any] | None = None
         self._reading_planned = False  # a reading will have been made by the time the frames planned so far are
         self._count_reading: tuple[float, Any, Any] | None = None  # the last thorough reading: time, cards
+        # while the gathering is in doubt: the last thorough reading, the count's or one between (DOUBT_COUNT_EVERY_S)
+        self._doubt_reading: tuple[float, Any, Any] | None = None
         self._region: Region | None = None
         self._moved_memo: tuple[Any, Any, Any] | None = None
         self._look: Box | None = None
@@ -415,7 +422,7 @@ class _Loop:
                 sightings = self._sightings(plan)
                 tock = time.perf_counter()
                 if sightings is not False:
-                    events += self._refereed(sightings, frame)
+                    events += self._refereed(sightings, frame, self._counted_sightings(plan) if sightings else None)
                 tack = time.perf_counter()
                 self._record(events, frame)
                 if video is not None and frame.image is not None:
@@ -430,14 +437,15 @@ class _Loop:
                 pool.shutdown(wait=True, cancel_futures=True)
         result.timings.update(vision_s=vision_s, referee_s=referee_s, sinks_s=sink_s)
 
-    def _refereed(self, sightings: Any, frame: Frame) -> list[Event]:
-        """The referee's events for one frame. Should its board contradict itself (a bug: an illegal card to take
+    def _refereed(self, sightings: Any, frame: Frame, counted: Any = None) -> list[Event]:
+        """The referee's events for one frame (``counted``: the frame as the count reads it while the gathering is
+        in doubt, see :meth:`Referee.update`). Should its board contradict itself (a bug: an illegal card to take
         back that it never held), the frame's rulings are lost with a warning, and the replay goes on: a round
         must not end in a traceback with nothing written (seed 99402, eight players, before its fix)."""
         if frame.image is not None:
             self.lines.image = frame.image
         try:
-            events = self.referee.update(sightings)
+            events = self.referee.update(sightings, counted=counted)
         except CentreError as exc:
             warning = f"the referee lost track at {frame.t:.1f} s ({exc}); that frame's rulings were skipped"
             if warning not in self.result.warnings:
@@ -500,11 +508,15 @@ class _Loop:
         undo = (copy.copy(self.gate), self._glanced_t, self._reading_planned)
         counting = self.referee.counts_spreads
         made: dict[str, Any] = {"clock": clock, "state": self._state(), "undo": undo}
-        if counting and self._count_reading is not None and frame.t - self._count_reading[0] < COUNT_EVERY_S:
+        due = counting and self._thorough_due(frame.t)
+        if counting and not due:
             # a thorough reading stands for the next frames (only a vision with a thorough mode keeps one)
             return _Plan(frame, "counted", **made)
         region = self._gate_region(frame.image)
-        still = self._reading_planned and frame.image is not None and not self.gate.needs_reading(frame.image, region)
+        # a reading for play alone while the gathering is in doubt leaves the gate as it was: the count's next reading
+        # is gated against the picture of its last, not of this one
+        gated = self._reading_planned and due != "doubt"
+        still = gated and frame.image is not None and not self.gate.needs_reading(frame.image, region)
         if self._glance_due(frame):
             self._glanced_t = frame.t
             plan = _Plan(frame, "glance", keep=None, **made)  # a glance reads everything
@@ -513,7 +525,8 @@ class _Loop:
         else:
             # the end-of-round count needs every small, fanned card: several detector passes (see COUNT_EVERY_S)
             within = self._look_box(frame.image) if not counting else None
-            plan = _Plan(frame, "read", thorough=counting, within=within, keep=self._keep(), **made)
+            counts = due != "doubt"  # a reading for play alone between the count's while the gathering is in doubt
+            plan = _Plan(frame, "read", thorough=counting, within=within, keep=self._keep(), counts=counts, **made)
         if self.settings.skip_still and frame.image is not None and not self._reading_planned:
             self.gate.needs_reading(frame.image, region)  # the first reading is the gate's first reference
             self._reading_planned = True
@@ -533,9 +546,9 @@ class _Loop:
             self.result.unreadable += 1
             return None
         if plan.what == "counted":
-            assert self._count_reading is not None
-            _, detections, visible = self._count_reading
-            return self._to_sightings(detections, visible, plan)
+            readings = [self._count_reading, self._doubt_reading if self._in_doubt() else None]
+            latest = max((r for r in readings if r is not None), key=lambda reading: reading[0])
+            return self._to_sightings(*latest[1:], plan)
         if plan.what == "still":
             assert self._last_reading is not None
             return self._to_sightings(*self._last_reading, plan)
@@ -544,11 +557,36 @@ class _Loop:
         else:
             detections, visible = self._read(plan)
             if plan.thorough and getattr(self.session.vision, "thorough", None) is not None:
-                self._count_reading = (frame.t, detections, visible)
+                if plan.counts:
+                    self._count_reading = (frame.t, detections, visible)
+                if self._in_doubt():
+                    self._doubt_reading = (frame.t, detections, visible)
         self.result.frames_seen += 1
         if self.settings.skip_still and frame.image is not None:
             self._last_reading = (detections, visible)
         return self._to_sightings(detections, visible, plan)
+
+    def _thorough_due(self, t: float) -> bool | str:
+        """Whether the frame at ``t`` is read thoroughly while the spreads are counted: the count's reading once
+        a second (:data:`COUNT_EVERY_S`), True; while the gathering is in doubt, one more between
+        (:data:`DOUBT_COUNT_EVERY_S`) for play alone, ``"doubt"``; else False (the last reading stands)."""
+        if self._count_reading is None or t - self._count_reading[0] >= COUNT_EVERY_S:
+            return True
+        last = self._doubt_reading
+        if self._in_doubt() and last is not None and t - last[0] >= DOUBT_COUNT_EVERY_S:
+            return "doubt"
+        return False
+
+    def _in_doubt(self) -> bool:
+        """The centre seen gathered, not yet said so (see :attr:`Referee.counts_spreads`)."""
+        return self.referee.counts_spreads and self.referee.phase is Phase.PLAY
+
+    def _counted_sightings(self, plan: _Plan) -> Any:
+        """While the gathering is in doubt, the frame's sightings as the count reads them: its last thorough
+        reading of its own, once a second (None: not in doubt, or no such reading yet); play reads the latest."""
+        if not self._in_doubt() or self._count_reading is None:
+            return None
+        return self._to_sightings(*self._count_reading[1:], plan)
 
     def _read(self, plan: _Plan) -> tuple[Any, Any]:
         """The plan's cards with their identities: those found (started by :meth:`_planned`) recognised, or a
@@ -771,6 +809,8 @@ class _Plan:
     thorough: bool = False
     within: Box | None = None
     keep: Any = None
+    counts: bool = True
+    """A thorough reading the count stands on (else one for play alone while the gathering is in doubt)."""
     state: tuple[Any, ...] = ()
     undo: tuple[Any, ...] = ()
     found: Any = None

@@ -255,13 +255,16 @@ class Referee:
 
     # ---- the frame loop
 
-    def update(self, frame: FrameSightings | None) -> list[Event]:
-        """One frame (None: unreadable, skipped); returns the events it caused, in order."""
+    def update(self, frame: FrameSightings | None, *, counted: FrameSightings | None = None) -> list[Event]:
+        """One frame (None: unreadable, skipped); returns the events it caused, in order. ``counted``: while the
+        centre seems gathered, the frame as the count reads it, when that differs from play's reading (a replay
+        reads the table thoroughly once a second for the count, and once more between for play, see
+        :data:`referee.session.DOUBT_COUNT_EVERY_S`)."""
         said: list[Event] = []
         if self._doubted is not None and frame is not None and frame.t - self._doubted.since >= GATHER_DOUBT_S:
             said = self._gathering_stands()
-        elif self._doubted is not None:
-            self._doubted.said += self._doubted.gathered.update(frame)  # the gathered table counts meanwhile
+        elif self._doubted is not None:  # the gathered table counts meanwhile
+            self._doubted.said += self._doubted.gathered.update(counted if counted is not None else frame)
         if frame is not None:
             frame = self._zoned(frame)
             self._t, self._frame = frame.t, frame.frame

@@ -124,3 +124,24 @@ def test_a_card_kept_that_the_reading_finds_again_after_a_hand_passed_needs_no_l
     assert table.looks == 1
     assert table.read() == 1, "the reading loses it again: the picture changed since the last look, so it looks"
     assert table.looks == 2
+
+
+def test_a_card_kept_that_looks_lost_under_a_resting_hand_is_looked_at_again_once_the_hand_has_gone():
+    table = card_landed()
+    table.read()
+    table.show(2.4, card=True, hand=True)  # the hand comes and rests there, still for longer than a settling
+    assert [table.read(), table.read(), table.read()] == [0, 0, 0], "under the hand, nothing is said of it"
+    assert table.looks == 3, "two empty looks let it go; while nothing changes there, no more"
+    table.show(3.2, card=True)  # the hand gone: the picture is the card's as before, no new rest to look at
+    assert table.read() == 1, "its place is looked at once more, and the card found"
+    assert table.looks == 4
+
+
+def test_the_place_of_a_card_let_go_is_looked_at_once_more_only():
+    table = card_landed()
+    table.read()
+    table.show(2.4, card=False, hand=True)
+    table.read(), table.read()
+    table.show(3.2, card=False)  # the hand took the card away
+    assert [table.read(), table.read(), table.read()] == [0, 0, 0]
+    assert table.looks == 4

@@ -1,4 +1,5 @@
-"""The end-of-round count reads its frames thoroughly, one reading a second; play is read in one pass."""
+"""The end-of-round count reads its frames thoroughly, one reading a second (two while the gathering is in doubt);
+play is read in one pass."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from referee.events import RoundScored
 from referee.scripted_clip import film, two_player_round
-from referee.session import COUNT_EVERY_S, OracleVision, Session, SessionResult
+from referee.session import COUNT_EVERY_S, DOUBT_COUNT_EVERY_S, OracleVision, Session, SessionResult
 from referee.tracker.referee_session import GATHER_DOUBT_S
 from vision.sources import VideoSource
 
@@ -43,17 +44,19 @@ def _replayed(clip: dict[str, Path]) -> tuple[RecordingVision, list, SessionResu
         return vision, samples, Session(vision).run(source, samples=samples)
 
 
-def test_only_the_count_is_read_thoroughly_and_once_a_second(clip):
+def test_only_the_count_is_read_thoroughly_and_twice_a_second_while_the_gathering_is_in_doubt(clip):
     vision, samples, result = _replayed(clip)
     assert isinstance(result.scored, RoundScored) and result.scored.scores == {"blue-blue": 2, "red-red": -1}
     asked = vision.asked[len(samples) :]  # the frames of the round, after the table plane's sample reads
     flags = [thorough for _, thorough in asked]
     first, last = flags.index(True), len(flags) - 1 - flags[::-1].index(True)
     assert not any(flags[:first]) and all(flags[first : last + 1]) and not any(flags[last + 1 :])
-    stopped = next(e.event.t for e in result.emitted if e.event.type == "round_stopped")
-    assert stopped <= asked[first][0] and asked[last][0] <= result.scored.t
+    stopped = next(e for e in result.emitted if e.event.type == "round_stopped")
+    assert stopped.event.t <= asked[first][0] and asked[last][0] <= result.scored.t
     times = [t for t, _ in asked[first : last + 1]]
-    assert len(times) >= 2 and all(b - a >= COUNT_EVERY_S - 1e-6 for a, b in pairwise(times))
+    in_doubt = [b - a for a, b in pairwise(times) if b <= stopped.said_t]
+    assert len(in_doubt) >= 3 and all(DOUBT_COUNT_EVERY_S - 1e-6 <= gap < COUNT_EVERY_S for gap in in_doubt)
+    assert all(b - a >= COUNT_EVERY_S - 1e-6 for a, b in pairwise(times) if a >= stopped.said_t)
 
 
 def test_the_count_is_read_from_when_the_centre_is_seen_gathered_before_that_is_said(clip):

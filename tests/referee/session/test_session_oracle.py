@@ -93,10 +93,10 @@ def test_a_referee_that_contradicts_itself_on_one_frame_loses_that_frame_with_a_
 
     update = Referee.update
 
-    def fails_once(self, frame):
+    def fails_once(self, frame, **kwargs):
         if frame is not None and frame.frame == 40:
             raise CentreError("there is no illegal r7 on stack 9 to take back")
-        return update(self, frame)
+        return update(self, frame, **kwargs)
 
     monkeypatch.setattr(Referee, "update", fails_once)
     result = _replay(clip)
