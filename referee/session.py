@@ -583,10 +583,11 @@ class _Loop:
 
     def _counted_sightings(self, plan: _Plan) -> Any:
         """While the gathering is in doubt, the frame's sightings as the count reads them: its last thorough
-        reading of its own, once a second (None: not in doubt, or no such reading yet); play reads the latest."""
-        if not self._in_doubt() or self._count_reading is None:
+        reading of its own, once a second (None: not in doubt, no such reading yet, or it is play's reading too)."""
+        count, doubt = self._count_reading, self._doubt_reading
+        if not self._in_doubt() or count is None or doubt is None or doubt[0] <= count[0]:
             return None
-        return self._to_sightings(*self._count_reading[1:], plan)
+        return self._to_sightings(*count[1:], plan)
 
     def _read(self, plan: _Plan) -> tuple[Any, Any]:
         """The plan's cards with their identities: those found (started by :meth:`_planned`) recognised, or a

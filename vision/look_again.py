@@ -199,8 +199,7 @@ class LookAgain:
                 kept.misses += 1
         for kept in self.kept:
             if kept.misses >= LOOKS_FOR_NOTHING:
-                for quad in kept.cards.corners:
-                    x, y = np.asarray(quad, np.float64).mean(axis=0)
+                for quad, (x, y) in zip(kept.cards.corners, _middles(kept.cards), strict=True):
                     self.lost[self._cell((float(x), float(y)))] = (now, quad)
         self.kept = [k for k in self.kept if k.misses < LOOKS_FOR_NOTHING]
         for cards in looked[len(again) + len(fresh) :]:  # the places of cards let go, looked at once more
