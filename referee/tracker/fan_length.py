@@ -187,6 +187,12 @@ seldom to tell it from the table's grain, and stays with its boxes (seed 101016:
 repeating at 0.29, whose weaker 19.6 mm peak would count four). The 49 leftover lines of 16 four-player rounds
 (seeds 101000-101020, the final count's lines measured again offline, a development script): cards miscounted
 24 -> 15 by this rule, no player's count made worse."""
+WEAK_STEP_MM = 12.0
+"""... and only by a weak step this long or longer: a weak repetition finer than this is a back's printed pattern
+(a line laid out to be counted shows more of each card), not its cards' edges (seed 115004, four players:
+red-pink's three leftovers, 106 mm, boxed 21-25 mm apart, repeating at 7.9 mm (0.15) and 29.2 mm (0.22), were
+counted 7 by the former). Of 63 rounds pickled at the score (seeds 114000-116006, 2-8 players), that line was
+the only one this changed; of 28 more (seeds 112000-113006, two and four players), none."""
 SHINGLE_ROUNDING = 0.5
 """How much a candidate step loses for each card's worth of length it leaves over (a whole number of steps is
 what a line is): the step whose edges repeat most strongly wins, unless it fits the length much worse."""
@@ -210,7 +216,8 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
     pattern repeating at 8 mm, counted 28). A weak step (:data:`WEAK_STEP_FIT`) counts only a line whose extent the
     picture bounds: measuring a length to a fraction of a step needs more than the boxes' ends.
 
-    ``boxes``: the line's boxes (a card's strip, or its whole outline, not a box across two cards' overlap): a
+    ``boxes``: the cards the line's boxes show (a card's strip, or its whole outline, not a box across two cards'
+    overlap; the caller counts them on their lattice, a card boxed both ways being one): a
     line's edges repeat at twice its step too, alike every other card, and where half the chosen step repeats at
     least :data:`HALF_STEP_STRENGTH` as strongly and the boxes are at least as many as it counts, it is the
     cards' own step (boxes count a card once or twice, never once in two cards). Seeds 106001 and 106003, four
@@ -230,6 +237,8 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
     >>> shingled_count(LineLength(218.3, ((26.0, 0.21),)), card=59.0)  # a pale back's seven cards, weak edges
     7
     >>> shingled_count(LineLength(114.9, ((8.4, 0.16), (19.6, 0.18), (27.9, 0.29))), card=59.0) is None  # 3 cards
+    True
+    >>> shingled_count(LineLength(106.0, ((7.9, 0.15), (29.2, 0.22))), card=59.0) is None  # 3 cards, a pattern
     True
     """
     span = line.extent - card
@@ -256,7 +265,7 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
     if fits and line.seen:
         # a weak step still counts a long line that it measures to a whole number of steps (see WEAK_STEP_FIT)
         _, count, step, _ = max(fits)
-        if abs(span / step - round(span / step)) <= WEAK_STEP_FIT and count >= WEAK_STEP_CARDS:
+        if abs(span / step - round(span / step)) <= WEAK_STEP_FIT and count >= WEAK_STEP_CARDS and step >= WEAK_STEP_MM:
             return count
     return None
 

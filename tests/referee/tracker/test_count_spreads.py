@@ -742,3 +742,15 @@ def test_edges_repeating_at_twice_the_step_count_the_line_by_its_own_step_where_
     # in a replay, the line's boxes are what the count is judged by
     spots = {21.3 * i: 10 for i in range(7)}
     assert _counted_with(lambda quads, card, along=None: doubled, _frames_of_spots(spots)) == {"red-red": 7}
+
+
+def test_edges_repeating_at_half_the_step_do_not_count_a_line_whose_boxes_pair_up_on_the_cards_own_step() -> None:
+    # seed 116003, four players (held out): four leftovers 33 mm apart, two of them boxed twice (strip and whole
+    # outline 10 mm apart): six boxes, but on a lattice of four cards; the edges repeat at 33 mm and, weaker, 17 mm
+    card = CARD_WIDTH_MM
+    four = LineLength(card + 93.0, ((17.3, 0.37), (33.3, 0.47)))
+    boxes = {-20.0: 10, 5.0: 10, 30.0: 10, 40.0: 10, 65.0: 10, 75.0: 10}
+    assert _counted_with(lambda quads, card, along=None: four, _frames_of_spots(boxes)) == {"red-red": 4}
+    # the same six boxes 17 mm apart, each a card's strip: six cards
+    strips = {17.0 * i: 10 for i in range(6)}
+    assert _counted_with(lambda quads, card, along=None: four, _frames_of_spots(strips)) == {"red-red": 6}
