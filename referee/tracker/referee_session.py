@@ -774,16 +774,31 @@ class Referee:
     def _unseen_leftovers(self, scored: RoundScored) -> list[CountWarning]:
         """A warning per player whose leftovers would lie outside the picture: counted as seen (often 0), which
         the score takes at -2 a card (seed 99300, four players: the two seats the picture cuts off counted 0 of
-        8 and 0 of 5)."""
+        8 and 0 of 5). A player no seat in the picture showed at all (an eight-player table's seats at the
+        picture's top and bottom, seed 115006: leftovers of 4 and 2 counted 0 without a word) is warned of too."""
         sorter = self.counter.sorter
-        unseen = sorter.leftovers_unseen() if isinstance(sorter, SeatSorter) else ()
+        if not isinstance(sorter, SeatSorter):
+            return []
+        unseen = sorter.leftovers_unseen()
+        seated = set(sorter.owners)
         return [
-            CountWarning(
-                f"{back}'s leftover cards would lie outside the picture: {scored.leftover.get(back, 0)} counted, "
-                "there may be more (each costs 2 points)",
-                backs=(back,),
-            )
-            for back in unseen
+            *(
+                CountWarning(
+                    f"{back}'s leftover cards would lie outside the picture: {scored.leftover.get(back, 0)} "
+                    "counted, there may be more (each costs 2 points)",
+                    backs=(back,),
+                )
+                for back in unseen
+            ),
+            *(
+                CountWarning(
+                    f"{back}'s seat lies outside the picture: its leftover cards were not seen "
+                    f"({scored.leftover.get(back, 0)} counted, each one missed costs 2 points)",
+                    backs=(back,),
+                )
+                for back in scored.scores
+                if back not in seated and back not in unseen
+            ),
         ]
 
     def _centre_total(self) -> int:

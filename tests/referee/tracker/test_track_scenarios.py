@@ -576,6 +576,30 @@ def test_a_seat_the_picture_cuts_off_is_warned_of_as_its_leftovers_go_uncounted(
     assert warning.backs == ("green-green",)
 
 
+def test_a_player_whose_seat_the_picture_does_not_show_at_all_is_warned_of_as_their_leftovers_go_unseen():
+    # an eight-player table's seat at the picture's top: its player's cards land in the centre, but neither
+    # their places nor the leftover line laid before them is ever in the picture
+    table = ScriptedTable(FPS)
+    table.zone = tuple((250.0 * math.cos(a / 8 * math.pi), 250.0 * math.sin(a / 8 * math.pi)) for a in range(16))
+    last = build(table, (0, 0), "g1 g2 g3")
+    table.take_all(last + 1.0)
+    for i, back in enumerate(("green-green", "red-red", "blue-blue")):
+        table.put_back(last + 1.2, back, (i * 100.0, 0.0))
+    seats = [
+        Sighting.back_at(back, (x, y)) if x == 140.0 else Sighting.face_at("r5", (x, y))
+        for back, y in (("green-green", 400.0), ("red-red", -400.0))
+        for x in (-70.0, 0.0, 70.0, 140.0)
+    ]
+    picture = ((-900.0, -900.0), (900.0, -900.0), (900.0, 900.0), (-900.0, 900.0))  # both seats' lines in it
+    sorter = SeatSorter.from_opening(seats, (0.0, 0.0), view=picture)
+    referee = Referee(RefereeSettings(sorter=sorter), backs=["green-green", "red-red", "blue-blue"])
+    events, _ = film(table, last + 7.0, referee=referee)
+    assert events[-1].type == "round_scored"
+    [warning] = [w for w in referee.warnings if "outside the picture" in w.message]
+    assert warning.backs == ("blue-blue",)
+    assert "blue-blue's seat lies outside the picture" in warning.message
+
+
 def test_a_count_that_disagrees_with_the_stacks_warns_naming_stacks_and_backs():
     table = ScriptedTable(FPS)
     last = build(table, (0, 0), "y1 y2 y3")
