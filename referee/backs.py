@@ -149,6 +149,26 @@ class Catalogue:
     def ids(self) -> tuple[str, ...]:
         return tuple(self._backs)
 
+    def only(self, back_ids: Iterable[str]) -> Catalogue:
+        """The designs of ``back_ids`` alone, in that order: the sets in play at a table, when the players are
+        told, so that no other back can be read.
+
+        >>> Catalogue.default().only(["red-red", "blue-purple"]).ids
+        ('red-red', 'blue-purple')
+        >>> Catalogue.default().only(["red-red", "blue-purpel"])
+        Traceback (most recent call last):
+        referee.errors.CatalogueError: no back 'blue-purpel' in the catalogue; it holds red-red, red-light-blue, \
+red-pink, red-black, blue-blue, blue-purple, blue-orange, blue-green, green-purple, green-fuchsia, green-green, \
+green-brown
+        """
+        wanted = tuple(dict.fromkeys(back_ids))
+        unknown = [back for back in wanted if back not in self._backs]
+        if unknown:
+            raise CatalogueError(
+                f"no back {', '.join(repr(b) for b in unknown)} in the catalogue; it holds {', '.join(self._backs)}"
+            )
+        return Catalogue(self._backs[back] for back in wanted)
+
     def with_design(self, back: BackDesign) -> Catalogue:
         """A new catalogue where ``back`` is added, or replaces the design with the same id.
 

@@ -53,6 +53,9 @@ class ReplayOptions:
     report: bool = True
     annotated_scale: float = 0.5
     referee: RefereeSettings = field(default_factory=RefereeSettings)
+    players: tuple[str, ...] = ()
+    """The players' backs, when told: the recogniser reads only these backs, and the referee scores each of them
+    (see :class:`referee.session.SessionSettings`)."""
 
 
 def load_vision(video: Path, options: ReplayOptions) -> Vision:
@@ -61,11 +64,21 @@ def load_vision(video: Path, options: ReplayOptions) -> Vision:
         if not truth.is_file():
             raise InputFileError(f"--oracle needs the ground-truth frames {truth} (written by ligretto synth video)")
         return OracleVision.load(
-            truth, min_visible=options.min_visible, recognise=options.oracle_boxes, catalogue=options.catalogue
+            truth, min_visible=options.min_visible, recognise=options.oracle_boxes, catalogue=_in_play(options)
         )
     from referee.session import DetectorVision
 
-    return DetectorVision.load(catalogue=options.catalogue, model=options.model, overlap=options.overlap)
+    return DetectorVision.load(catalogue=_in_play(options), model=options.model, overlap=options.overlap)
+
+
+def _in_play(options: ReplayOptions) -> Any:
+    """The catalogue the recogniser reads backs against: the players' sets alone when they are told (a table's
+    backs are those it plays with: a set of another box, looking alike, cannot be read), else the whole."""
+    if not options.players:
+        return options.catalogue
+    from referee.backs import Catalogue
+
+    return (options.catalogue or Catalogue.in_use()).only(options.players)
 
 
 def replay_video(
@@ -93,6 +106,7 @@ def replay_video(
         remember=options.remember,
         overlap=options.overlap,
         look_again=options.look_again,
+        players=options.players,
     )
     session = Session(vision, settings)
     with VideoSource(video) as source:

@@ -144,6 +144,9 @@ class SessionSettings:
     sample round waited 3.2 s of 11 for it one frame ahead (the detector's 5.7 s come in bursts)."""
     look_again: bool = True
     """In play, read closer where a card came to rest and none was found (:mod:`vision.look_again`)."""
+    players: tuple[str, ...] = ()
+    """The players' backs, when told (``ligretto replay --players``): every one of them is scored, a seat the
+    picture does not show included, and no other back is (see :class:`referee.tracker.Referee`'s ``backs``)."""
 
 
 class Session:
@@ -338,7 +341,7 @@ class _Loop:
             referee_settings = replace(referee_settings, line_reader=self.lines)
         if referee_settings.strip_reader is None:
             referee_settings = replace(referee_settings, strip_reader=self.lines.fan_inks)
-        self.referee = Referee(referee_settings)
+        self.referee = Referee(referee_settings, backs=session.settings.players)
         self.stopped = False
         self._heights: dict[int, int] = {}
         # with a stride the tracker sees every k-th frame: one reading repeated spans k frames per repeat

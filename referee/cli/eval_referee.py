@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="centre",
         help="what the rendered rounds' camera frames: the centre and the players' places, cards kept 40 px wide or "
         "more (default: a big table's farthest places leave the picture), or the whole table (smaller cards)",
+    )
+    parser.add_argument(
+        "--tell-players",
+        action="store_true",
+        help="tell each replay who plays (the round's backs, as ligretto replay --players does): the referee when\n"
+        "the table's sets are known (replays go to MODE-told/)",
     )
     parser.add_argument("--video", action="store_true", help="also write each replay's annotated.mp4 and report")
     parser.set_defaults(func=run)
@@ -195,8 +201,11 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
 
     video = _rendered(args, players, seed)
     mode = "oracle" if args.oracle else "oracle-boxes" if args.oracle_boxes else "detector"
-    out = args.out / mode / video.stem
+    truth = list(read_events(video.with_suffix("").with_name(video.stem + ".events.jsonl")))
+    told = _told_players(truth) if args.tell_players else ()
+    out = args.out / (f"{mode}-told" if args.tell_players else mode) / video.stem
     options = ReplayOptions(
+        players=told,
         oracle=args.oracle,
         oracle_boxes=args.oracle_boxes,
         stride=args.stride,
@@ -206,7 +215,6 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         report=args.video,
     )
     result = replay_video(video, out, options)
-    truth = list(read_events(video.with_suffix("").with_name(video.stem + ".events.jsonl")))
     said = [(e.event, e.said_t) for e in result.emitted]
     extra = {
         "players": players,
@@ -218,10 +226,22 @@ def _one(args: argparse.Namespace, players: int, seed: int) -> tuple[Any, dict[s
         "wall_s": round(result.wall_s, 2),
         "speed_x_realtime": round(result.speed, 3),
         "exit_code": int(result.exit_code),
+        "players_told": int(bool(told)),
     }
     in_view = illegal_in_view(truth, _labelled_faces(truth_frames_path(video)))
     metrics = score_round(truth, said, extra=extra, in_view=in_view)
     return metrics, metrics.row(), round_misses(truth, said, in_view=in_view)
+
+
+def _told_players(truth: Sequence[Any]) -> tuple[str, ...]:
+    """The round's players' backs, from its ground truth's ``round_started`` event (what a table would tell)."""
+    from referee.errors import InputFileError
+    from referee.events import RoundStarted
+
+    started = next((e for e in truth if isinstance(e, RoundStarted)), None)
+    if started is None or not started.backs:
+        raise InputFileError("--tell-players needs the round's backs: its ground truth has no round_started event")
+    return tuple(started.backs)
 
 
 def _labelled_faces(path: Path) -> Iterator[tuple[float, list[Any]]]:

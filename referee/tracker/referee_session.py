@@ -775,12 +775,15 @@ class Referee:
         """A warning per player whose leftovers would lie outside the picture: counted as seen (often 0), which
         the score takes at -2 a card (seed 99300, four players: the two seats the picture cuts off counted 0 of
         8 and 0 of 5). A player no seat in the picture showed at all (an eight-player table's seats at the
-        picture's top and bottom, seed 115006: leftovers of 4 and 2 counted 0 without a word) is warned of too."""
+        picture's top and bottom, seed 115006: leftovers of 4 and 2 counted 0 without a word) is warned of too,
+        where every seat the picture shows is named (else that player may sit at a seat whose owner went unread)."""
         sorter = self.counter.sorter
         if not isinstance(sorter, SeatSorter):
             return []
         unseen = sorter.leftovers_unseen()
-        seated = set(sorter.owners)
+        hands = sorter.hands()
+        # a player no seat is named for sits out of the picture only when every seat it shows is named
+        seated = set(sorter.owners) if hands and all(hand.owner for hand in hands) else set(scored.scores)
         return [
             *(
                 CountWarning(

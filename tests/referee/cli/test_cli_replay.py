@@ -112,6 +112,9 @@ def test_a_replay_that_cannot_finish_says_why_and_keeps_what_was_decided(
         (["missing"], "no such file"),
         (["round", "--calibration", "nowhere.json"], "cannot read calibration file"),
         (["round", "--stride", "0"], "--stride must be at least 1"),
+        (["round", "--players", "red-red,blue-blu"], "no back 'blue-blu' in the catalogue"),
+        (["round", "--players", "red-red,red-red"], "--players names red-red twice"),
+        (["round", "--players", "red-red"], "--players needs 2 to 12 backs"),
     ],
 )
 def test_bad_input_is_one_clear_line_and_exit_code_2(clips, tmp_path, capsys, args, message):
@@ -127,3 +130,11 @@ def test_the_oracle_needs_the_ground_truth_frames(clips, tmp_path, capsys):
     shutil.copy(clips["round"], lone)
     assert main(["replay", str(lone), "--out", str(tmp_path / "out"), "--oracle"]) == 2
     assert "--oracle needs the ground-truth frames" in capsys.readouterr().err
+
+
+def test_the_players_told_are_each_scored_one_never_seen_at_the_table_included(clips, tmp_path, capsys):
+    # a third player whose seat and cards the picture never shows: told, they are scored all the same (no card
+    # of theirs in the centre, none left over that anyone saw), as a table that knows who plays would write them
+    assert _replay(clips["round"], tmp_path, "--no-video", "--players", "red-red,blue-blue,green-green") == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["scores"] == {"blue-blue": 2, "green-green": 0, "red-red": -1}
