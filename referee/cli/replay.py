@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from referee.cli.players import HELP as PLAYERS_HELP
 from referee.session import ExitCode
 
 EXIT_CODES = """exit codes:
@@ -41,12 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--out", type=Path, required=True, help="folder for the outputs (created if needed)")
     parser.add_argument("--stop-at", type=float, metavar="SECONDS", help="the round stops at this video time")
     parser.add_argument("--catalogue", type=Path, help="back catalogue (JSON) with enrolled backs")
-    parser.add_argument(
-        "--players",
-        metavar="BACKS",
-        help="the players' backs, comma-separated ids or names from the catalogue (e.g. red-red,blue-blue): only\n"
-        "these backs are read, and every one is scored, a player whose seat the picture does not show included",
-    )
+    parser.add_argument("--players", metavar="BACKS", help=PLAYERS_HELP)
     parser.add_argument("--calibration", type=Path, help="manual table calibration (4 points, JSON)")
     parser.add_argument("--no-video", action="store_true", help="do not write annotated.mp4 (faster)")
     parser.add_argument("--no-report", action="store_true", help="do not write report.html")
@@ -90,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from referee.backs import Catalogue
+    from referee.cli.players import told_players
     from referee.errors import SetupError
     from referee.replay_files import ReplayOptions, replay_video
     from vision.geometry import load_calibration
@@ -98,9 +95,7 @@ def run(args: argparse.Namespace) -> int:
         raise SetupError(f"--stride must be at least 1, not {args.stride}")
     if not 0.1 <= args.annotated_scale <= 1.0:
         raise SetupError(f"--annotated-scale must lie in 0.1..1, not {args.annotated_scale}")
-    players = parse_players(args.players) if args.players else ()
-    if players:
-        Catalogue.in_use(args.catalogue).only(players)  # an unknown back is bad input, whatever reads the cards
+    players = told_players(args.players, args.catalogue)
     options = ReplayOptions(
         players=players,
         stop_at=args.stop_at,
@@ -141,24 +136,3 @@ def run(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return int(code)
-
-
-def parse_players(text: str) -> tuple[str, ...]:
-    """``--players``: two to twelve different backs, by id or by the name they were enrolled under.
-
-    >>> parse_players("red-red, Blue Blue")
-    ('red-red', 'blue-blue')
-    >>> parse_players("red-red,red-red")
-    Traceback (most recent call last):
-    referee.errors.SetupError: --players names red-red twice: each player plays their own set
-    """
-    from referee.backs import back_id_from_name
-    from referee.errors import SetupError
-
-    backs = [back_id_from_name(name) for name in text.split(",") if name.strip()]
-    twice = sorted({back for back in backs if backs.count(back) > 1})
-    if twice:
-        raise SetupError(f"--players names {', '.join(twice)} twice: each player plays their own set")
-    if not 2 <= len(backs) <= 12:
-        raise SetupError(f"--players needs 2 to 12 backs (a Ligretto table), not {len(backs)}")
-    return tuple(backs)

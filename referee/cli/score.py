@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.cli.detection_passes import add_pass_options, operating_conf, thorough_plan
+from referee.cli.players import HELP as PLAYERS_HELP
 from referee.errors import LigrettoError
 
 
@@ -31,12 +32,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog="examples:\n"
         "  ligretto score centre.jpg --leftover leftover.jpg\n"
         "  ligretto score centre.jpg --catalogue my-backs.json --json\n"
+        "  ligretto score centre.jpg --leftover leftover.jpg --players red-red,red-pink,blue-blue\n"
         "  ligretto score centre.jpg --fast",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("centre", metavar="CENTRE_IMAGE", type=Path, help="photo of the centre cards, backs up")
     parser.add_argument("--leftover", metavar="IMAGE", type=Path, help="photo of the cards left in the Ligretto piles")
     parser.add_argument("--catalogue", type=Path, help="back catalogue (JSON) with enrolled backs")
+    parser.add_argument("--players", metavar="BACKS", help=PLAYERS_HELP)
     parser.add_argument("--model", type=Path, help="detector model (default models/detector.onnx)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_pass_options(parser, thorough_by_default=True)
@@ -75,17 +78,21 @@ def count_backs(detections: Any, *, what: str, min_confidence: float = 0.4) -> t
     return dict(sorted(counts.items())), warnings
 
 
-def score_counts(centre: dict[str, int], leftover: dict[str, int]) -> dict[str, int]:
-    """Per back: centre - 2 x leftover.
+def score_counts(centre: dict[str, int], leftover: dict[str, int], players: tuple[str, ...] = ()) -> dict[str, int]:
+    """Per back: centre - 2 x leftover; each of the ``players`` told is scored, none of whose cards was seen too.
 
     >>> score_counts({"a": 10, "b": 4}, {"b": 3})
     {'a': 10, 'b': -2}
+    >>> score_counts({"a": 10}, {}, players=("a", "c"))
+    {'a': 10, 'c': 0}
     """
-    return {b: centre.get(b, 0) - 2 * leftover.get(b, 0) for b in dict.fromkeys([*centre, *leftover])}
+    backs = dict.fromkeys([*players, *centre, *leftover])
+    return {b: centre.get(b, 0) - 2 * leftover.get(b, 0) for b in backs}
 
 
 def run(args: argparse.Namespace) -> int:
     from referee.backs import Catalogue
+    from referee.cli.players import told_players
     from referee.errors import InputFileError
     from referee.photo_lines import line_counts
     from vision.detect.pipeline import CardReader
@@ -96,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     centre_image = read_image(args.centre)
     leftover_image = read_image(args.leftover) if args.leftover else None
     catalogue = Catalogue.load_or_default(args.catalogue) if args.catalogue else None
+    players = told_players(args.players, args.catalogue)
+    if players:  # a table's backs are those it plays with: no other set can be read
+        catalogue = (catalogue or Catalogue.in_use()).only(players)
     try:
         reader = CardReader.load(model=args.model, conf=conf, catalogue=catalogue, thorough=plan)
     except FileNotFoundError as exc:
@@ -119,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     result = {
         "centre": centre,
         "leftover": leftover,
-        "scores": score_counts(centre, leftover),
+        "scores": score_counts(centre, leftover, players),
         "warnings": warnings + centre_warnings,
     }
     print(json.dumps(result) if args.json else _text(result))

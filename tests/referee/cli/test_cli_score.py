@@ -56,3 +56,25 @@ def test_a_still_of_something_that_is_not_a_table_is_exit_4(tmp_path, capsys):
     cv2.imwrite(str(still), cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0))
     assert main(["score", str(still), "--json"]) == 4
     assert "no card found in" in capsys.readouterr().err
+
+
+def test_each_player_told_is_scored_though_none_of_their_cards_was_seen():
+    assert score_counts({"a": 3}, {"b": 1}, players=("c", "a", "b")) == {"c": 0, "a": 3, "b": -2}
+
+
+def test_a_player_told_that_is_no_back_of_the_catalogue_is_one_clear_line(tmp_path, capsys):
+    still = Path("datasets/samples/stills/still_0000.jpg")
+    assert main(["score", str(still), "--players", "red-red,bleu-blue"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ligretto: error: no back 'bleu-blue' in the catalogue") and len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(not MODEL.exists(), reason="needs the trained detector (models/detector.onnx)")
+def test_a_still_scored_with_the_players_told_names_each_of_them_and_no_other_back(capsys):
+    import json
+
+    still = Path("datasets/samples/stills/still_0000.jpg")
+    assert main(["score", str(still), "--fast", "--json", "--players", "red-black,blue-blue,green-brown"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["scores"]) == {"red-black", "blue-blue", "green-brown"}
+    assert set(result["centre"]) | set(result["leftover"]) <= set(result["scores"])
