@@ -245,6 +245,22 @@ green-brown
         os.replace(tmp, path)
 
 
+def in_play(catalogue: Catalogue | None, players: Iterable[str]) -> Catalogue | None:
+    """The catalogue backs are read against: ``catalogue`` (None: the one in use, see :meth:`Catalogue.in_use`),
+    narrowed to the ``players``' sets when they are told (a table's backs are those it plays with: a set of another
+    box that looks alike cannot be read); ``catalogue`` as it is when they are not.
+
+    >>> in_play(None, ["red-red", "blue-blue"]).ids
+    ('red-red', 'blue-blue')
+    >>> in_play(None, []) is None
+    True
+    """
+    players = tuple(players)
+    if not players:
+        return catalogue
+    return (catalogue or Catalogue.in_use()).only(players)
+
+
 def catalogue_file(path: str | os.PathLike[str] | None = None) -> Path | None:
     """Where a command reads its catalogue from: ``path`` when given, else :data:`DEFAULT_CATALOGUE_PATH` when it
     exists in the working folder, else None (the built-in 12 backs).

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.backs import in_play
 from referee.errors import InputFileError
 from referee.events import write_events
 from referee.report import render_report
@@ -64,21 +65,16 @@ def load_vision(video: Path, options: ReplayOptions) -> Vision:
         if not truth.is_file():
             raise InputFileError(f"--oracle needs the ground-truth frames {truth} (written by ligretto synth video)")
         return OracleVision.load(
-            truth, min_visible=options.min_visible, recognise=options.oracle_boxes, catalogue=_in_play(options)
+            truth,
+            min_visible=options.min_visible,
+            recognise=options.oracle_boxes,
+            catalogue=in_play(options.catalogue, options.players),
         )
     from referee.session import DetectorVision
 
-    return DetectorVision.load(catalogue=_in_play(options), model=options.model, overlap=options.overlap)
-
-
-def _in_play(options: ReplayOptions) -> Any:
-    """The catalogue the recogniser reads backs against: the players' sets alone when they are told (a table's
-    backs are those it plays with: a set of another box, looking alike, cannot be read), else the whole."""
-    if not options.players:
-        return options.catalogue
-    from referee.backs import Catalogue
-
-    return (options.catalogue or Catalogue.in_use()).only(options.players)
+    return DetectorVision.load(
+        catalogue=in_play(options.catalogue, options.players), model=options.model, overlap=options.overlap
+    )
 
 
 def replay_video(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.backs import Catalogue
 
 HELP = (
     "the players' backs, comma-separated ids or names from the catalogue (e.g. red-red,blue-blue): only these\n"
@@ -10,15 +13,15 @@ HELP = (
 )
 
 
-def told_players(text: str | None, catalogue: Path | None = None) -> tuple[str, ...]:
-    """The backs ``--players`` names (none: not told), each checked against the catalogue in use (an unknown
-    back is bad input, whatever then reads the cards)."""
+def told_players(text: str | None, catalogue: Catalogue | None) -> tuple[str, ...]:
+    """The backs ``--players`` names (none: not told), each checked against the ``catalogue`` the command reads
+    (None: the one in use): an unknown back is bad input, whatever then reads the cards."""
     if not text:
         return ()
-    from referee.backs import Catalogue
+    from referee.backs import in_play
 
     players = parse_players(text)
-    Catalogue.in_use(catalogue).only(players)
+    in_play(catalogue, players)
     return players
 
 

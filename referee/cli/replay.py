@@ -95,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
         raise SetupError(f"--stride must be at least 1, not {args.stride}")
     if not 0.1 <= args.annotated_scale <= 1.0:
         raise SetupError(f"--annotated-scale must lie in 0.1..1, not {args.annotated_scale}")
-    players = told_players(args.players, args.catalogue)
+    catalogue = Catalogue.load_or_default(args.catalogue) if args.catalogue else None
     options = ReplayOptions(
-        players=players,
+        players=told_players(args.players, catalogue),
         stop_at=args.stop_at,
         geometry=load_calibration(args.calibration) if args.calibration else None,
-        catalogue=Catalogue.load_or_default(args.catalogue) if args.catalogue else None,
+        catalogue=catalogue,
         model=args.model,
         oracle=args.oracle,
         oracle_boxes=args.oracle_boxes,

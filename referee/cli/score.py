@@ -91,7 +91,7 @@ def score_counts(centre: dict[str, int], leftover: dict[str, int], players: tupl
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.backs import Catalogue
+    from referee.backs import Catalogue, in_play
     from referee.cli.players import told_players
     from referee.errors import InputFileError
     from referee.photo_lines import line_counts
@@ -103,9 +103,8 @@ def run(args: argparse.Namespace) -> int:
     centre_image = read_image(args.centre)
     leftover_image = read_image(args.leftover) if args.leftover else None
     catalogue = Catalogue.load_or_default(args.catalogue) if args.catalogue else None
-    players = told_players(args.players, args.catalogue)
-    if players:  # a table's backs are those it plays with: no other set can be read
-        catalogue = (catalogue or Catalogue.in_use()).only(players)
+    players = told_players(args.players, catalogue)
+    catalogue = in_play(catalogue, players)
     try:
         reader = CardReader.load(model=args.model, conf=conf, catalogue=catalogue, thorough=plan)
     except FileNotFoundError as exc:
