@@ -136,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         mode += ", tables never trained on (surfaces, lights, face print styles held out)"
     if args.backs == "drawn":
         mode += ", each round's sets drawn by its seed"
+    if args.tell_players:
+        mode += ", the players told (as ligretto replay --players)"
     print(f"eval-referee: {len(seeds) * len(players)} rounds, mode: {mode}", file=sys.stderr)
     rounds = []
     rows = []
