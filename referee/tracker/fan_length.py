@@ -193,6 +193,10 @@ WEAK_STEP_MM = 12.0
 red-pink's three leftovers, 106 mm, boxed 21-25 mm apart, repeating at 7.9 mm (0.15) and 29.2 mm (0.22), were
 counted 7 by the former). Of 63 rounds pickled at the score (seeds 114000-116006, 2-8 players), that line was
 the only one this changed; of 28 more (seeds 112000-113006, two and four players), none."""
+PATTERN_HARMONIC = 0.15
+"""A candidate step within this share of a whole multiple (twice or more) of a finer repetition (under
+:data:`WEAK_STEP_MM`: a back's printed pattern), and repeating no more strongly than it, is that pattern repeating
+again, not the cards' edges (see :func:`_without_pattern_harmonics`)."""
 SHINGLE_ROUNDING = 0.5
 """How much a candidate step loses for each card's worth of length it leaves over (a whole number of steps is
 what a line is): the step whose edges repeat most strongly wins, unless it fits the length much worse."""
@@ -246,7 +250,7 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
         return None
     fits = [
         (strength - SHINGLE_ROUNDING * abs(span / step - round(span / step)), round(span / step) + 1, step, strength)
-        for step, strength in line.steps
+        for step, strength in _without_pattern_harmonics(line.steps)
         if MIN_STEP_MM <= step <= MAX_STEP_MM and (most is None or round(span / step) + 1 <= most)
     ]
     if span < MIN_STEP_MM:
@@ -404,6 +408,29 @@ def _support(line: LineLength, span: float, n: int) -> float:
         ),
         default=0.0,
     )
+
+
+def _without_pattern_harmonics(steps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``steps`` (mm, strength) less those a back's fine printed pattern explains: a pattern repeating every few
+    millimetres repeats at its multiples too, as strongly, where a line's weak edges would repeat once or twice
+    (seed 112000, two players: red-red's three leftovers, 129 mm, 35 mm apart, the back's stripes repeating at 6.7
+    mm (0.32), 19.5 mm (0.31) and 25.9 mm (0.29): counted 5 by the 19.5 mm). Of 91 rounds pickled at the score
+    (seeds 112000-116006, 2-8 players), that line alone changed (3, right).
+
+    >>> _without_pattern_harmonics([(6.7, 0.32), (19.5, 0.31), (25.9, 0.29)])
+    [(6.7, 0.32)]
+    >>> _without_pattern_harmonics([(6.7, 0.2), (19.5, 0.31), (33.0, 0.6)])  # edges stronger than the pattern
+    [(6.7, 0.2), (19.5, 0.31), (33.0, 0.6)]
+    """
+    fine = [(f, strength) for f, strength in steps if MIN_STEP_MM <= f < WEAK_STEP_MM]
+
+    def harmonic(step: float, strength: float) -> bool:
+        return step >= WEAK_STEP_MM and any(
+            round(step / f) >= 2 and abs(step / f - round(step / f)) <= PATTERN_HARMONIC and repeat >= strength
+            for f, repeat in fine
+        )
+
+    return [(step, strength) for step, strength in steps if not harmonic(step, strength)]
 
 
 def line_count(points: Sequence[Point]) -> int:

@@ -754,3 +754,11 @@ def test_edges_repeating_at_half_the_step_do_not_count_a_line_whose_boxes_pair_u
     # the same six boxes 17 mm apart, each a card's strip: six cards
     strips = {17.0 * i: 10 for i in range(6)}
     assert _counted_with(lambda quads, card, along=None: four, _frames_of_spots(strips)) == {"red-red": 6}
+
+
+def test_a_backs_fine_printed_pattern_repeating_at_its_multiples_does_not_count_a_line() -> None:
+    # seed 112000, two players: three red-red leftovers 35 mm apart, their striped backs repeating every 6.7 mm and
+    # so at 19.5 and 25.9 mm as strongly as the weak edges: the 19.5 mm counted five; the boxes' lattice says three
+    striped = LineLength(CARD_WIDTH_MM + 70.0, ((6.7, 0.32), (19.5, 0.31), (25.9, 0.29)))
+    boxes = {-20.5: 10, -0.5: 10, 13.1: 10, 31.9: 10}
+    assert _counted_with(lambda quads, card, along=None: striped, _frames_of_spots(boxes)) == {"red-red": 3}
