@@ -183,9 +183,10 @@ a pale patterned back (red-pink's) fades its edges, and its boxes, two to a card
 101015, four players: seven cards 26.0 mm apart repeating at 0.21, its ten boxes counted ten). A step found a
 millimetre off runs a seven-card line's length a quarter step off (seed 101014: 25.3 mm for 26.4). The weak step
 is the one the strong ones would be chosen by; a line of two or three cards repeats its step once or twice, too
-seldom to tell it from the table's grain, and stays with its boxes (seed 101016: three cards 27.9 mm apart
-repeating at 0.29, whose weaker 19.6 mm peak would count four). The 49 leftover lines of 16 four-player rounds
-(seeds 101000-101020, the final count's lines measured again offline, a development script): cards miscounted
+seldom to tell it from the table's grain, and stays with its boxes unless the step fits it closely
+(:data:`SHORT_STEP_FIT`; seed 101016: three cards 27.9 mm apart repeating at 0.29, whose weaker 19.6 mm peak
+would count four, are counted three by the 27.9 mm). The 49 leftover lines of 16 four-player rounds (seeds
+101000-101020, the final count's lines measured again offline, a development script): cards miscounted
 24 -> 15 by this rule, no player's count made worse."""
 WEAK_STEP_MM = 12.0
 """... and only by a weak step this long or longer: a weak repetition finer than this is a back's printed pattern
@@ -193,6 +194,15 @@ WEAK_STEP_MM = 12.0
 red-pink's three leftovers, 106 mm, boxed 21-25 mm apart, repeating at 7.9 mm (0.15) and 29.2 mm (0.22), were
 counted 7 by the former). Of 63 rounds pickled at the score (seeds 114000-116006, 2-8 players), that line was
 the only one this changed; of 28 more (seeds 112000-113006, two and four players), none."""
+SHORT_CARDS = 3
+SHORT_STEP_FIT = 0.1
+"""... and a line of three cards too, where the weak step measures its length to within this share of a step of
+two whole steps: its boxes, two to a card or one to two strips, count such a line a card off as often (seed
+116005, four players: three red-black leftovers, boxed twice, 104 mm long, repeating at 21.8 mm at 0.15: 2.05
+steps, counted 2; seed 113002, two players: three red-red leftovers, boxed four times, repeating at 25.0 mm at
+0.19: 1.95 steps, counted 4), while two cards 32 mm apart repeating weakly at 17.7 mm (seed 100402) measure 1.82
+such steps and stay with their boxes. Of 91 rounds pickled at the score (seeds 112000-116006, 2-8 players):
+leftovers right in 3 more lines (those two and seed 115003's eight-player red-black), none wrong that were right."""
 PATTERN_HARMONIC = 0.15
 """A candidate step within this share of a whole multiple (twice or more) of a finer repetition (under
 :data:`WEAK_STEP_MM`: a back's printed pattern), and repeating no more strongly than it, is that pattern repeating
@@ -240,8 +250,8 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
     True
     >>> shingled_count(LineLength(218.3, ((26.0, 0.21),)), card=59.0)  # a pale back's seven cards, weak edges
     7
-    >>> shingled_count(LineLength(114.9, ((8.4, 0.16), (19.6, 0.18), (27.9, 0.29))), card=59.0) is None  # 3 cards
-    True
+    >>> shingled_count(LineLength(114.9, ((8.4, 0.16), (19.6, 0.18), (27.9, 0.29))), card=59.0)  # two whole steps
+    3
     >>> shingled_count(LineLength(106.0, ((7.9, 0.15), (29.2, 0.22))), card=59.0) is None  # 3 cards, a pattern
     True
     """
@@ -269,7 +279,10 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
     if fits and line.seen:
         # a weak step still counts a long line that it measures to a whole number of steps (see WEAK_STEP_FIT)
         _, count, step, _ = max(fits)
-        if abs(span / step - round(span / step)) <= WEAK_STEP_FIT and count >= WEAK_STEP_CARDS and step >= WEAK_STEP_MM:
+        off = abs(span / step - round(span / step))
+        if step >= WEAK_STEP_MM and (
+            (off <= WEAK_STEP_FIT and count >= WEAK_STEP_CARDS) or (off <= SHORT_STEP_FIT and count == SHORT_CARDS)
+        ):
             return count
     return None
 

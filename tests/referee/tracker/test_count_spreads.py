@@ -762,3 +762,13 @@ def test_a_backs_fine_printed_pattern_repeating_at_its_multiples_does_not_count_
     striped = LineLength(CARD_WIDTH_MM + 70.0, ((6.7, 0.32), (19.5, 0.31), (25.9, 0.29)))
     boxes = {-20.5: 10, -0.5: 10, 13.1: 10, 31.9: 10}
     assert _counted_with(lambda quads, card, along=None: striped, _frames_of_spots(boxes)) == {"red-red": 3}
+
+
+def test_a_weak_step_that_measures_a_short_line_to_two_whole_steps_counts_its_three_cards() -> None:
+    # seed 116005, four players: three red-black leftovers boxed twice, 29 mm apart, the line 104 mm long and its
+    # edges repeating weakly every 21.8 mm: 2.05 steps, three cards, where the two boxes said two
+    weak = LineLength(CARD_WIDTH_MM + 44.6, ((21.8, 0.15),))
+    assert _counted_with(lambda quads, card, along=None: weak, _frames_of_spots({0.0: 10, 29.0: 10})) == {"red-red": 3}
+    # seed 100402: two cards 32 mm apart repeating weakly at 17.7 mm measure 1.82 such steps: left to the boxes
+    loose = LineLength(CARD_WIDTH_MM + 32.2, ((17.7, 0.15),))
+    assert _counted_with(lambda quads, card, along=None: loose, _frames_of_spots({0.0: 10, 32.0: 10})) == {"red-red": 2}
