@@ -118,6 +118,13 @@ MATCHED_OWNERS = 3
 """The best-fitting owners of a landing that the matching tries (eight copies of a card may lie in the centre)."""
 ARM_MATCH_S = 0.05
 """A landing's arms are those seen for a landing this close in time (the same event's time, give or take)."""
+CROSSING_S = 0.5
+CROSSED_MM = CARD_WIDTH_MM
+"""An arm reaching to a card names nobody where another card landed this close in time, at least this far off,
+whose arm from the same seat ran within this of the first card (see :meth:`SeatWatch._passed_over`). Seeds
+117000-117006 (2/4 players, both looks, 28 rounds pickled at the score): of the arms naming a card, 5 so passed
+over within 0.5 s, all 5 naming it wrongly (602 right, 26 wrong otherwise); within 1 s, 5 more so passed over
+named it rightly (a player's own two cards played one after the other)."""
 
 
 class SeatWatch:
@@ -178,7 +185,33 @@ class SeatWatch:
         return self._reached(card, t, self.turn(), self.hand_owners())
 
     def _reached(self, card: Card, t: float, turn: int | None, owners: Sequence[str | None]) -> str | None:
-        arms = [(at, towards) for landed, at, towards in self.arms.get(str(card), ()) if abs(landed - t) <= ARM_MATCH_S]
+        owner = self._arm_owner(str(card), t, turn, owners)
+        if owner is None or self._passed_over(str(card), t, owner, turn, owners):
+            return None
+        return owner
+
+    def _passed_over(self, card: str, t: float, owner: str, turn: int | None, owners: Sequence[str | None]) -> bool:
+        """Whether the arm ``owner``'s seat reached to ``card`` with may be the arm of another card landing within
+        :data:`CROSSING_S` farther off, from the same seat, passing over it: an arm reaching across the centre
+        covers every spot between the card it puts down and its seat, and a card landing on one of those spots at
+        that moment reads that arm as its own (seed 117000, two players: red-red's b4 landed 0.06 s before
+        red-light-blue's g10, which lay 136 mm nearer red-red's seat on the b4's arm, and the g10 was named
+        red-red's). The card the arm ends at is the arm's; one it runs over says nothing."""
+        here = next((at for landed, at, _ in self.arms.get(card, ()) if abs(landed - t) <= ARM_MATCH_S), None)
+        if here is None:
+            return False
+        for other, landings in self.arms.items():
+            for landed, at, towards in landings:
+                if abs(landed - t) > CROSSING_S or math.dist(at, here) < CROSSED_MM or not towards:
+                    continue
+                over = sum(_beside_segment(here, at, toward, CROSSED_MM) for toward in towards)
+                if 2 * over >= len(towards) and self._arm_owner(other, landed, turn, owners) == owner:
+                    return True
+        return False
+
+    def _arm_owner(self, card: str, t: float, turn: int | None, owners: Sequence[str | None]) -> str | None:
+        """The owner of the seat most frames' arms reaching to ``card`` at ``t`` run back to (:data:`ARM_SHARE`)."""
+        arms = [(at, towards) for landed, at, towards in self.arms.get(card, ()) if abs(landed - t) <= ARM_MATCH_S]
         if not arms:
             return None
         votes: Counter[str | None] = Counter()
@@ -536,6 +569,19 @@ def _held_after(times: Sequence[float], t: float) -> bool:
     if later and later[0] - t <= AGAIN_WITHIN_S:
         return True
     return any(later[j + SEEN_AGAIN - 1] - later[j] <= AGAIN_WITHIN_S for j in range(len(later) - SEEN_AGAIN + 1))
+
+
+def _beside_segment(point: Point, start: Point, end: Point, within: float) -> bool:
+    """Whether ``point`` lies within ``within`` of the segment from ``start`` to ``end``, past ``within`` from its
+    start (a spot beside the card an arm ends at is not on the arm)."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return False
+    along = ((point[0] - start[0]) * dx + (point[1] - start[1]) * dy) / length
+    if not within <= along <= length:
+        return False
+    return abs((point[0] - start[0]) * dy - (point[1] - start[1]) * dx) / length <= within
 
 
 def _apart(r1: float, a1: float, r2: float, a2: float) -> float:

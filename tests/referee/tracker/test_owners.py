@@ -581,6 +581,16 @@ def test_arms_from_two_seats_a_hand_alone_or_another_landings_arm_name_nobody() 
     assert watch.owners(plays) == [None, None, None]
 
 
+def test_an_arm_reaching_past_a_card_as_it_lands_names_the_card_it_ends_at_not_the_one_it_passes_over() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    # red-red reaches across the middle to a b4 at (0, -60); blue-blue's g10 lands at (0, 80), under that arm
+    watch.see_arms(Card.parse("b4"), 4.0, (0.0, -60.0), [(5.0, 250.0), (8.0, 300.0), (10.0, 330.0)])
+    watch.see_arms(Card.parse("g10"), 4.06, (0.0, 80.0), UP_TO_RED)
+    watch.see_arms(Card.parse("r7"), 5.0, (0.0, 80.0), UP_TO_RED)  # a second later: nothing passed over it
+    plays = [(Card.parse("b4"), 4.0), (Card.parse("g10"), 4.06), (Card.parse("r7"), 5.0)]
+    assert watch.owners(plays) == ["red-red", None, "red-red"]
+
+
 def test_a_face_seen_vanishing_from_a_seat_outweighs_an_arm_and_a_player_plays_each_card_once() -> None:
     watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
     _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 4.0)]})  # red-red's r7 vanished as the first r7 landed
