@@ -574,6 +574,14 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
     >>> surely = Sighting.back_at("green-purple", (0.0, 0.0), identity_confidence=0.9, runner_up="red-pink")
     >>> box_mates({"red-red": sure[:1], "red-black": sure[1:], "green-purple": [surely]})
     {}
+
+    Where the runner-up is no free set, the one set the others' boxes leave free is the seat's; two left, none is:
+
+    >>> flipping = Sighting.back_at("green-green", (0.0, 0.0), identity_confidence=0.2, runner_up="red-black")
+    >>> box_mates({"red-red": [], "red-black": [], "red-pink": [], "green-green": [flipping]})
+    {'green-green': 'red-light-blue'}
+    >>> box_mates({"red-red": [], "red-black": [], "green-green": [flipping]})
+    {}
     """
     boxes = default_boxes()
     owners_in: Counter[str] = Counter(boxes[o] for o in read_as if o in boxes)
@@ -585,12 +593,17 @@ def box_mates(read_as: Mapping[str, Sequence[Sighting]]) -> dict[str, str]:
         if sum(s.identity_confidence for s in seen) / len(seen) >= SURE_OWNER:
             continue
         second = runner_up(seen)
-        if second is None:
-            continue
-        mate_box = boxes.get(second)
+        mate_box = boxes.get(second) if second is not None else None
         taken = set(read_as) | set(renamed.values())
-        if mate_box is not None and mate_box != box and owners_in[mate_box] >= 2 and second not in taken:
+        if second is not None and mate_box not in (None, box) and owners_in[mate_box] >= 2 and second not in taken:
             renamed[owner] = second
+            continue
+        # no free runner-up: the one set the other seats' boxes leave free is this seat's all the same (seed
+        # 117005, four players of the red box on a held-out table: the red-light-blue hand, unread at the
+        # opening, read in play "green-green" and "red-black" by turns at 0.2, red-black the runner-up and taken)
+        left = [design for design in free_sets(o for o in read_as if o != owner) if design not in taken]
+        if len(left) == 1 and boxes[left[0]] != box:
+            renamed[owner] = left[0]
     return renamed
 
 

@@ -119,3 +119,18 @@ def test_a_hand_read_as_two_designs_not_mistaken_for_each_other_stays_unnamed() 
     # the same split, but "green-purple" came second to "blue-purple": "red-pink" is a rival reading, not its twin
     watch = _hand_read_in_play([("green-purple", "blue-purple")] * 7 + [("red-pink", "green-purple")] * 5)
     assert watch.hand_owners()[2] is None
+
+
+def test_a_hand_read_in_play_as_a_lone_back_of_another_box_is_the_one_set_the_table_leaves_free() -> None:
+    # four hands, three of the red box read at the opening; the fourth, unread, reads in play as the green box's
+    # green-green and red-black by turns, each the other's runner-up: red-black is taken, red-light-blue is left
+    light_blue = (-400.0, 0.0)
+    hands = [Sighting.back_at(b, p) for b, p in (("red-red", RED), ("red-black", BLACK), ("red-pink", PINK))]
+    watch = SeatWatch(SeatSorter.from_opening([*hands, Sighting.back_at(None, light_blue)], middle=(0.0, 0.0)))
+    for k, (back, second) in enumerate([("green-green", "red-black"), ("red-black", "green-green")] * 12):
+        seen = Sighting.back_at(back, (-402.0, 3.0), identity_confidence=0.3, runner_up=second)
+        watch.add(FrameSightings(k * 0.5, k * 15, (seen,)))
+    assert "green-green" in watch.hand_owners()
+    assert watch.learnt_aliases() == {"green-green": "red-light-blue"}
+    seats = watch.seats.with_hands_named(watch.learnt_owners(), aliases=watch.learnt_aliases())
+    assert set(seats.owners) == {"red-red", "red-black", "red-pink", "red-light-blue"}
