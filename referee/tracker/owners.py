@@ -512,6 +512,16 @@ def _clear_owners(fits: Mapping[int, Mapping[str, tuple[int, float]]]) -> dict[i
     for i, owner in matched.items():
         if _best_matching(fits, forbid=(i, owner))[0] - cost >= ORDER_CLEAR:
             named[i] = owner
+    unsure = {i: owner for i, owner in matched.items() if i not in named}
+    if len(unsure) >= 2:
+        # copies landing together whose owners left their seats together: which copy is whose is a coin flip,
+        # but who played them is not, where any matching naming another owner, or nobody, for one of them costs
+        # ORDER_CLEAR more; a player's count needs only that (seed 117004, four players: red-black's and
+        # red-light-blue's r1, both last seen at the opening, landed 0.04 s apart, and neither was named)
+        owners = set(unsure.values())
+        others = {i: {o: f for o, f in fit.items() if i not in unsure or o not in owners} for i, fit in fits.items()}
+        if all(_best_matching({**fits, i: others[i]})[0] - cost >= ORDER_CLEAR for i in unsure):
+            named.update(unsure)
     return named
 
 

@@ -93,6 +93,16 @@ def test_copies_of_a_card_landing_near_together_left_the_seats_in_the_order_they
     assert watch.owners([(r1, 16.0), (r1, 16.5)]) == ["red-red", "blue-blue"]
 
 
+def test_copies_of_a_card_that_left_their_seats_together_are_those_players_whichever_landed_where() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    # red-red's and blue-blue's r1 both last seen at the opening glance, landing 0.04 s apart: the order is a
+    # coin flip, but the two players are sure (green-green's r1 never left), and each player's count needs only that
+    _glances(watch, 5.0, {(150.0, 390.0): [("r1", 0.0, 0.5)], (150.0, -390.0): [("r1", 0.0, 0.5)]})
+    _glances(watch, 5.0, {(390.0, 150.0): [("r1", 0.0, 5.0)]})
+    r1 = Card.parse("r1")
+    assert set(watch.owners([(r1, 0.73), (r1, 0.77)])) == {"blue-blue", "red-red"}
+
+
 def test_a_copy_seen_again_after_one_landing_is_named_for_the_next_it_fits_unseen_after() -> None:
     watch = _watch(("red-red", RED), ("blue-blue", BLUE))
     # red-red's b2 shows once more (the hand turned over it, say) between the two landings
