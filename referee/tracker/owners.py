@@ -31,7 +31,7 @@ import copy
 import math
 from collections import Counter, defaultdict, deque
 from collections.abc import Mapping, Sequence
-from typing import TypeGuard
+from typing import NamedTuple, TypeGuard
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Point, Sighting
@@ -127,6 +127,14 @@ over within 0.5 s, all 5 naming it wrongly (602 right, 26 wrong otherwise); with
 named it rightly (a player's own two cards played one after the other)."""
 
 
+class OpenCard(NamedTuple):
+    """A centre card play did not name: the players who may have played it, and the one the arms leant to."""
+
+    card: str
+    players: tuple[str, ...]
+    leaning: str | None
+
+
 class SeatWatch:
     """When each card was seen face up in front of each seat during play (see the module docstring).
 
@@ -211,17 +219,45 @@ class SeatWatch:
 
     def _arm_owner(self, card: str, t: float, turn: int | None, owners: Sequence[str | None]) -> str | None:
         """The owner of the seat most frames' arms reaching to ``card`` at ``t`` run back to (:data:`ARM_SHARE`)."""
-        arms = [(at, towards) for landed, at, towards in self.arms.get(card, ()) if abs(landed - t) <= ARM_MATCH_S]
-        if not arms:
-            return None
+        votes = self._arm_votes(card, t, turn, owners)
+        owner, n = max(votes.items(), key=lambda v: (v[0] is not None, v[1]), default=(None, 0))
+        return owner if owner is not None and n >= ARM_SHARE * sum(votes.values()) else None
+
+    def _arm_votes(self, card: str, t: float, turn: int | None, owners: Sequence[str | None]) -> Counter[str | None]:
+        """Per seat owner (None: no seat), the frames whose arm reaching to ``card`` at ``t`` runs back to it."""
         votes: Counter[str | None] = Counter()
-        for at, towards in arms:
+        for landed, at, towards in self.arms.get(card, ()):
+            if abs(landed - t) > ARM_MATCH_S:
+                continue
             for toward in towards:
                 if math.dist(at, toward) >= ARM_MIN_MM:
                     hand = self.seats.seat_reaching(at, toward, turn)
                     votes[owners[self.hands.index(hand)] if hand is not None else None] += 1
-        owner, n = max(votes.items(), key=lambda v: (v[0] is not None, v[1]), default=(None, 0))
-        return owner if owner is not None and n >= ARM_SHARE * sum(votes.values()) else None
+        return votes
+
+    def open_owners(
+        self, plays: Sequence[tuple[Card, float]], stopped: float | None, players: Sequence[str]
+    ) -> list[OpenCard]:
+        """For centre cards play did not name (``card``, landing time): the ``players`` who may have played each,
+        those whose copy did not lie at their seat across its landing (see :func:`_held_across`; seen in play,
+        up to ``stopped``), and the player the most frames' arms reaching to it came from, however few (see
+        :func:`referee.tracker.counting.shared_by_play`, which shares such cards out)."""
+        owners = self.hand_owners()
+        seen = self._seen(owners)
+        turn = self.turn()
+        out = []
+        for card, t in plays:
+            key = str(card)
+            may = tuple(
+                p
+                for p in players
+                if not _held_across([x for x in seen.get((p, key), []) if stopped is None or x <= stopped], t)
+            )
+            votes = self._arm_votes(key, t, turn, owners)
+            votes.pop(None, None)
+            leaning = max(votes.items(), key=lambda v: (v[1], str(v[0])))[0] if votes else None
+            out.append(OpenCard(key, may, leaning))
+        return out
 
     def reseat(self, seats: SeatSorter) -> None:
         """Goes on with ``seats``: the same places, some hands named since or added (see
@@ -617,12 +653,24 @@ def owed_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], pla
     groups: defaultdict[Card, list[str | None]] = defaultdict(list)
     for card, owner in zip(cards, owners, strict=True):
         groups[card].append(owner)
-    if not players or any(len(group) > len(players) for group in groups.values()):
-        return Counter()
     owed: Counter[str] = Counter()
-    for group in groups.values():
-        named = [owner for owner in group if owner]
-        if len(group) < len(players) or len(set(named)) < len(named) or not set(named) <= set(players):
-            continue
+    for card in settled_by_elimination(cards, owners, players):
+        named = [owner for owner in groups[card] if owner]
         owed.update(player for player in players if player not in named)
     return owed
+
+
+def settled_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], players: Sequence[str]) -> set[Card]:
+    """The cards whose unnamed copies :func:`owed_by_elimination` settles: those lying in the centre once per
+    player, no player named twice."""
+    groups: defaultdict[Card, list[str | None]] = defaultdict(list)
+    for card, owner in zip(cards, owners, strict=True):
+        groups[card].append(owner)
+    if not players or any(len(group) > len(players) for group in groups.values()):
+        return set()
+    settled = set()
+    for card, group in groups.items():
+        named = [owner for owner in group if owner]
+        if len(group) == len(players) and len(set(named)) == len(named) and set(named) <= set(players):
+            settled.add(card)
+    return settled

@@ -58,7 +58,7 @@ from referee.tracker.counting import (
 from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
-from referee.tracker.owners import HAND_EVIDENCE, SeatWatch, owed_by_elimination
+from referee.tracker.owners import HAND_EVIDENCE, OpenCard, SeatWatch, owed_by_elimination, settled_by_elimination
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seat_backs import name_seats, renamed
 from referee.tracker.seats import Hand, SeatSorter, free_set, free_sets
@@ -225,6 +225,8 @@ class Referee:
         self.warnings: tuple[CountWarning, ...] = ()
         self.card_owners: dict[tuple[int, str], str] = {}
         """Whose each centre card was, as play showed it (stack id, card): filled in when the round is scored."""
+        self.open_cards: list[OpenCard] = []
+        """The centre cards play left unnamed at the count, with who may have played each (see :meth:`_named`)."""
         self._last_count: SpreadCount | None = None
         self._count_since = 0.0
         self._checked_t = -math.inf
@@ -617,6 +619,7 @@ class Referee:
             frame=self._frame,
             inferred=self.judge.inferred,
             named=named,
+            open_cards=self.open_cards if self.seat_watch is not None else None,
         )
         self.warnings = (*set_aside, *scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
@@ -748,8 +751,13 @@ class Referee:
         }
         owners = [self.card_owners.get((stack, str(card))) for stack, card in where]
         named = Counter(self.card_owners.values())
+        cards = [card for _, card in where]
+        settled = settled_by_elimination(cards, owners, players) if players else set()
         if players:
-            named.update(owed_by_elimination([card for _, card in where], owners, players))
+            named.update(owed_by_elimination(cards, owners, players))
+        unnamed = [play for play, owner in zip(plays, owners, strict=True) if owner is None and play[0] not in settled]
+        everyone = [p for p in dict.fromkeys([*players, *named, *count.centre]) if p != UNKNOWN_BACK]
+        self.open_cards = self.seat_watch.open_owners(unnamed, stopped, everyone)
         return named
 
     def _unowned(self, count: SpreadCount) -> tuple[str, ...]:
