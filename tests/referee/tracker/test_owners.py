@@ -679,3 +679,16 @@ def test_a_seat_whose_hand_was_never_read_names_the_cards_its_arms_put_down_as_t
     plays = [(Card.parse("r7"), 4.0), (Card.parse("g2"), 6.0)]
     assert watch.owners(plays) == [None, "red-red"]
     assert watch.owners(plays, unread_seats=True) == [seat_name(1), "red-red"]
+
+
+def test_a_card_play_left_unnamed_may_be_any_players_but_one_who_held_their_copy_across_its_landing() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN))
+    # red-red's y5 lay at its seat before and after the landing; nobody saw where the played one came from, and
+    # two of three frames' arms ran back towards blue-blue
+    _glances(watch, 10.0, {(150.0, 390.0): [("y5", 0.0, 10.0)]})
+    arm_from_blue = [(30.0, -250.0), (35.0, -300.0)]
+    watch.see_arms(Card.parse("y5"), 5.0, (20.0, 10.0), [*arm_from_blue, UP_TO_RED[0]])
+    assert watch.owners([(Card.parse("y5"), 5.0)]) == [None]  # too few of the arm's frames for a name
+    (unnamed,) = watch.open_owners([(Card.parse("y5"), 5.0)], None, ["red-red", "blue-blue", "green-green"])
+    assert unnamed.players == ("blue-blue", "green-green")
+    assert unnamed.leaning == "blue-blue"
