@@ -122,9 +122,10 @@ CROSSING_S = 0.5
 CROSSED_MM = CARD_WIDTH_MM
 """An arm reaching to a card names nobody where another card landed this close in time, at least this far off,
 whose arm from the same seat ran within this of the first card (see :meth:`SeatWatch._passed_over`). Seeds
-117000-117006 (2/4 players, both looks, 28 rounds pickled at the score): of the arms naming a card, 5 so passed
-over within 0.5 s, all 5 naming it wrongly (602 right, 26 wrong otherwise); within 1 s, 5 more so passed over
-named it rightly (a player's own two cards played one after the other)."""
+117000-117006, two and four players, both looks (21 rounds pickled at the score): of the arms naming a card, 5 so
+passed over within 0.5 s, all 5 naming it wrongly (788 right and 29 wrong otherwise); at eight players 8 so, none
+rightly. Within 1 s, 12 more so passed over named it rightly (a player's own two cards played one after the
+other)."""
 
 
 class OpenCard(NamedTuple):
