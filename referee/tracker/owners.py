@@ -651,9 +651,7 @@ def owed_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], pla
     >>> owed_by_elimination([r7, r7, r7], [None, None, None], ["red-red", "blue-blue"])
     Counter()
     """
-    groups: defaultdict[Card, list[str | None]] = defaultdict(list)
-    for card, owner in zip(cards, owners, strict=True):
-        groups[card].append(owner)
+    groups = _copies(cards, owners)
     owed: Counter[str] = Counter()
     for card in settled_by_elimination(cards, owners, players):
         named = [owner for owner in groups[card] if owner]
@@ -664,9 +662,7 @@ def owed_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], pla
 def settled_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], players: Sequence[str]) -> set[Card]:
     """The cards whose unnamed copies :func:`owed_by_elimination` settles: those lying in the centre once per
     player, no player named twice."""
-    groups: defaultdict[Card, list[str | None]] = defaultdict(list)
-    for card, owner in zip(cards, owners, strict=True):
-        groups[card].append(owner)
+    groups = _copies(cards, owners)
     if not players or any(len(group) > len(players) for group in groups.values()):
         return set()
     settled = set()
@@ -675,3 +671,11 @@ def settled_by_elimination(cards: Sequence[Card], owners: Sequence[str | None], 
         if len(group) == len(players) and len(set(named)) == len(named) and set(named) <= set(players):
             settled.add(card)
     return settled
+
+
+def _copies(cards: Sequence[Card], owners: Sequence[str | None]) -> defaultdict[Card, list[str | None]]:
+    """Per card, the owners named for its copies in the centre (None: unnamed)."""
+    groups: defaultdict[Card, list[str | None]] = defaultdict(list)
+    for card, owner in zip(cards, owners, strict=True):
+        groups[card].append(owner)
+    return groups
