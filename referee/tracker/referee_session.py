@@ -734,12 +734,15 @@ class Referee:
         ]
         stopped = next((e.t for e in self.events if isinstance(e, RoundStopped)), None)
         plays = [(card, landed[(stack, card)]) for stack, card in where]
-        seen = dict(zip(where, self.seat_watch.owners(plays, stopped, unread_seats=True), strict=True))
+        names = self.seat_watch.owners(plays, stopped, unread_seats=True)
+        seen = dict(zip(where, names, strict=True))
         stacks = self.centre.stacks
         players = self._players()
         rows = [[seen.get((stack.id, c.card)) for c in stack.cards] for stack in stacks]
         if self.settings.strip_reader is not None:
-            rows = owners_by_strips(stacks, rows, count.fans, count.centre_quads, self.settings.strip_reader)
+            told_twice = dict(zip(where, self.seat_watch.confirmed(plays, names), strict=True))
+            sure = [[told_twice.get((stack.id, c.card), False) for c in stack.cards] for stack in stacks]
+            rows = owners_by_strips(stacks, rows, count.fans, count.centre_quads, self.settings.strip_reader, sure)
         seats = name_seats(stacks, rows, count.fans, self._unowned(count))
         rows = renamed(rows, seats)
         rows = owners_by_fans(stacks, rows, count.fans, players)

@@ -83,9 +83,13 @@ def owners_by_strips(
     fans: Sequence[CentreFan],
     others: Sequence[Quad],
     read: StripReader,
+    sure: Sequence[Sequence[bool]] | None = None,
 ) -> list[list[str | None]]:
     """``owners`` (per stack, per card bottom first; None: unnamed) with the cards the fans' strips name named
-    (see the module docstring). ``others``: the outlines of the centre's cards, for the reader."""
+    (see the module docstring). ``others``: the outlines of the centre's cards, for the reader. ``sure`` (alike):
+    the names play told twice over (:meth:`referee.tracker.owners.SeatWatch.confirmed`), which no strip renames:
+    a strip a few pixels wide beside the fan's whole card reads its neighbour's ink as easily (seed 117004, four
+    players: a y9 that red-light-blue's face and arm both named, its strip read red-pink's ink, was renamed)."""
     named = [list(row) for row in owners]
     fanned: list[tuple[int, list[Ink]]] = []
     for i, stack in enumerate(stacks):
@@ -119,7 +123,8 @@ def owners_by_strips(
         for j, ink in enumerate(inks):
             player = _nearest(ink, players)
             card = str(stacks[i].cards[j].card)
-            if j == whole_card or player is None or player == named[i][j] or held[(card, player)]:
+            kept = sure is not None and sure[i][j]
+            if j == whole_card or kept or player is None or player == named[i][j] or held[(card, player)]:
                 continue
             before = named[i][j]
             if before is not None:

@@ -609,6 +609,22 @@ def test_a_face_seen_vanishing_from_a_seat_outweighs_an_arm_and_a_player_plays_e
     assert watch.owners([(Card.parse("r7"), 4.1), (Card.parse("r7"), 8.0)]) == ["red-red", None]
 
 
+def test_a_name_is_told_twice_over_where_the_face_vanished_from_the_seat_the_arm_came_from() -> None:
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    # red-red's r7 vanished as it landed, the arm from red-red's side; its g2 too, but blue-blue's arm put the g2
+    # down; its y5 was last seen 4 s before (stale), the arm red-red's; the b3's face was never seen at a seat
+    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 4.0), ("g2", 0.0, 5.0), ("y5", 0.0, 2.0)]})
+    watch.see_arms(Card.parse("r7"), 4.1, (20.0, 10.0), UP_TO_RED)
+    watch.see_arms(Card.parse("g2"), 5.1, (20.0, 10.0), [(30.0, -250.0), (35.0, -300.0), (40.0, -330.0)])
+    watch.see_arms(Card.parse("y5"), 6.1, (20.0, 10.0), UP_TO_RED)
+    watch.see_arms(Card.parse("b3"), 7.1, (20.0, 10.0), UP_TO_RED)
+    plays = [(Card.parse(c), t) for c, t in (("r7", 4.1), ("g2", 5.1), ("y5", 6.1), ("b3", 7.1))]
+    names = watch.owners(plays)
+    assert names == ["red-red", "red-red", "red-red", "red-red"]
+    assert watch.confirmed(plays, names) == [True, False, False, False]
+    assert watch.confirmed(plays, ["blue-blue", None, "red-red", "red-red"]) == [False, False, False, False]
+
+
 def test_the_seat_an_arm_comes_from_is_where_it_crosses_the_seats_running_from_their_hands() -> None:
     # four seats whose places run clockwise from their hands: an arm crossing the circle of hands just clockwise
     # of green-green's hand (on the +x axis) comes from green-green's seat; just counter-clockwise of it, from

@@ -51,23 +51,34 @@ def _reader(shown: dict[Point, str]) -> StripReader:
     return read
 
 
-def _round(play: str, inks: str | None, *, others: str = "abcdabcd", top_first: bool = False) -> list[str | None]:
+def _round(
+    play: str, inks: str | None, *, others: str = "abcdabcd", top_first: bool = False, told_twice: Sequence[int] = ()
+) -> list[str | None]:
     """The fanned stack of greens ``play`` named, read as ``inks`` (None: unreadable), in a round with two more
     fanned stacks whose inks agree with play (``others``; whole card the top card if ``top_first``): its owners
-    after the strips."""
+    after the strips. ``told_twice``: the fanned stack's cards (bottom first, from 0) whose name play told by both
+    the face and the arm."""
     stacks = [_stack(1, _greens(len(play))), _stack(2, _greens(len(others)).replace("g", "r"), LEFT)]
     stacks.append(_stack(3, _greens(len(others)).replace("g", "b"), RIGHT))
     shown = {LEFT: others, RIGHT: others} | ({HERE: inks} if inks is not None else {})
     if top_first:
         shown = {at: fan[::-1] for at, fan in shown.items()}
     rows = [_play(play), _play(others), _play(others)]
-    named = owners_by_strips(stacks, rows, [_fan(HERE), _fan(LEFT), _fan(RIGHT)], (), _reader(shown))
+    sure = [[k in told_twice for k in range(len(play))], [False] * len(others), [False] * len(others)]
+    named = owners_by_strips(stacks, rows, [_fan(HERE), _fan(LEFT), _fan(RIGHT)], (), _reader(shown), sure)
     assert named[1:] == rows[1:]
     return named[0]
 
 
 def test_a_strip_play_named_wrongly_is_named_by_its_ink_where_the_fan_agrees_with_play_elsewhere() -> None:
     assert _round("abcdabcc", "abcdabcd") == _play("abcdabcd")
+
+
+def test_a_name_play_told_twice_over_is_not_renamed_by_its_strip() -> None:
+    # the face seen at the seat and the arm that put the card down agreed: a strip a few pixels wide beside the
+    # whole card may show its neighbour's ink (seed 117004, four players: red-light-blue's y9 read red-pink's)
+    assert _round("abcdabcc", "abcdabcd", told_twice=[7]) == _play("abcdabcc")
+    assert _round("ab-dabcc", "abcdabcd", told_twice=[7]) == _play("abcdabcc")
 
 
 def test_a_card_play_left_unnamed_is_named_by_its_ink() -> None:
