@@ -1126,7 +1126,9 @@ def shared_by_play(
     (``named``) and the cards it left unnamed (``open_cards``), each given to one of the players who may have
     played it: the one the spreads read most more of than it holds so far, then the one the arms leant to, then
     the one the spreads read least (the most read is likeliest over-read: its strips taken for others' backs);
-    one player a copy of each card. Cards the stacks' ``total`` holds beyond those go by the spreads alike.
+    one player a copy of each card. A back read beyond play by just what others were read short of it took their
+    strips (:func:`misread_as`): it counts as read no more than play named. Cards the stacks' ``total`` holds
+    beyond those go by the spreads alike.
 
     The spreads' count of each back stands for how many of the unnamed cards are that back's, not for the cards
     play named: an eight-player table's fans read the unseen seats' backs as their look-alikes at seats play
@@ -1150,9 +1152,10 @@ def shared_by_play(
     centre: Counter[str] = Counter({back: n for back, n in named.items() if n > 0})
     players = list(dict.fromkeys([*centre, *count.centre, *(p for card in open_cards for p in card.players)]))
     holders: defaultdict[str, set[str]] = defaultdict(set)
+    reads = dict(count.centre) | {back: named.get(back, 0) for back in misread_as(count.centre, named)}
 
     def give(among: Sequence[str], leaning: str | None) -> str:
-        back = max(among, key=lambda b: (count.centre.get(b, 0) - centre[b], b == leaning, -count.centre.get(b, 0), b))
+        back = max(among, key=lambda b: (reads.get(b, 0) - centre[b], b == leaning, -reads.get(b, 0), b))
         centre[back] += 1
         return back
 
@@ -1167,6 +1170,29 @@ def shared_by_play(
             break
         give(players, None)
     return replace(count, centre=dict(sorted(centre.items())), unknown_centre=0, centre_named=sum(named.values()))
+
+
+def misread_as(reads: Mapping[str, int], named: Mapping[str, int]) -> tuple[str, ...]:
+    """The backs the spreads read beyond play (``reads`` against ``named``) that took the cards of those read short
+    of it: the fewest whose excess sums to the whole shortfall, when just one such set is found (else none). A
+    back read short of play had its strips read as another's, and a look-alike takes them all; only what is read
+    beyond play past that is unnamed cards (seed 118005, four players: red-red read 3 short, red-black 3 beyond,
+    red-pink 1 beyond: the one card play left unnamed was red-pink's, and went to red-black).
+
+    >>> misread_as({"red-red": 14, "red-black": 14, "red-pink": 12}, {"red-red": 17, "red-black": 11, "red-pink": 11})
+    ('red-black',)
+    >>> misread_as({"a": 12, "b": 13, "c": 11}, {"a": 14, "b": 11, "c": 9})  # b or c: either may have taken a's
+    ()
+    """
+    excess = {back: n - named.get(back, 0) for back, n in reads.items() if n > named.get(back, 0)}
+    short = sum(max(0, n - reads.get(back, 0)) for back, n in named.items())
+    if not short:
+        return ()
+    for size in range(1, len(excess) + 1):
+        found = [backs for backs in combinations(sorted(excess), size) if sum(excess[b] for b in backs) == short]
+        if found:
+            return found[0] if len(found) == 1 else ()
+    return ()
 
 
 def cross_check(

@@ -10,8 +10,8 @@ from types import MethodType
 from referee.cards import CARD_WIDTH_MM, Card
 from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
-from referee.tracker.counting import SpreadCount, SpreadCounter, score_count, with_owners
-from referee.tracker.owners import SeatWatch, owed_by_elimination, seat_name
+from referee.tracker.counting import SpreadCount, SpreadCounter, score_count, shared_by_play, with_owners
+from referee.tracker.owners import OpenCard, SeatWatch, owed_by_elimination, seat_name
 from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.seats import SeatSorter
 from referee.tracker.synthetic import ScriptedTable
@@ -225,6 +225,20 @@ def test_a_back_raised_by_play_takes_first_the_cards_without_a_known_back_then_t
     fused = with_owners(spread, {"red-red": 5}, total=11)  # one card without a known back, two missed
     assert fused.centre == {"blue-blue": 6, "red-red": 5} and fused.unknown_centre == 0
     assert with_owners(spread, {"red-red": 5}, total=10).centre == {"blue-blue": 5, "red-red": 5}
+
+
+def test_a_card_play_left_unnamed_goes_past_the_back_that_took_the_strips_of_one_read_short_of_play() -> None:
+    # red-red's strips read 3 short of play, red-black's 3 beyond it: red-black took them; red-pink's 1 beyond
+    # play is the card play left unnamed (seed 118005, four players)
+    spread = SpreadCount(centre={"red-red": 14, "red-black": 14, "red-pink": 12, "red-light-blue": 14})
+    named = {"red-red": 17, "red-black": 11, "red-pink": 11, "red-light-blue": 14}
+    unnamed = [OpenCard("b4", ("red-black", "red-pink", "red-light-blue"), "red-light-blue")]
+    shared = shared_by_play(spread, named, unnamed, total=54).centre
+    assert shared == {"red-black": 11, "red-light-blue": 14, "red-pink": 12, "red-red": 17}
+    # without a back read short of play, the most read beyond it takes the card
+    spread = SpreadCount(centre={"red-red": 17, "red-black": 13, "red-pink": 10, "red-light-blue": 14})
+    shared = shared_by_play(spread, named, unnamed, total=54).centre
+    assert shared == {"red-black": 12, "red-light-blue": 14, "red-pink": 11, "red-red": 17}
 
 
 def test_where_play_does_not_contradict_the_spreads_their_count_stands() -> None:
