@@ -58,7 +58,14 @@ from referee.tracker.counting import (
 from referee.tracker.fan_owners import owners_by_fans
 from referee.tracker.inference import InferenceSettings
 from referee.tracker.judge import Judge
-from referee.tracker.owners import HAND_EVIDENCE, OpenCard, SeatWatch, owed_by_elimination, settled_by_elimination
+from referee.tracker.owners import (
+    HAND_EVIDENCE,
+    RETURN_S,
+    OpenCard,
+    SeatWatch,
+    owed_by_elimination,
+    settled_by_elimination,
+)
 from referee.tracker.rivals import RIVAL_FRAMES, RIVAL_TOLD_S, ArmEnd, arm_seats, rival_hands
 from referee.tracker.seat_backs import name_seats, renamed
 from referee.tracker.seats import Hand, SeatSorter, free_set, free_sets
@@ -239,6 +246,8 @@ class Referee:
         self._lone_seat: dict[tuple[int | None, float], bool] = {}
         """Per card played whose arms were judged (its stack and time): whether they came from one seat or none, at
         a table whose every seat is in the picture (see :func:`~referee.tracker.rivals.arm_seats`)."""
+        self._racing: list[CardPlayed] = []
+        """Cards played whose race is still to judge: whether a rival took their copy back (:meth:`_races_lost`)."""
         self._t, self._frame = 0.0, 0
         self._closed_for: object = None
         self._closed: frozenset[str] = frozenset()
@@ -281,7 +290,7 @@ class Referee:
             self.tracker.settle(change.pile, *self.judge.holding(change.pile))
         if played:
             said = self._play_goes_on()
-        events = self._lift_vetted(events)
+        events = self._lift_vetted(events) + self._races_lost()
         backs = self._centre_backs(frame) if frame is not None else 0
         if self._doubted is None and frame is not None and self._gathered(frame, backs):
             self._doubted = self._doubt_gathering(events)
@@ -373,6 +382,40 @@ class Referee:
             backs=tuple(b for b in backs if b is not None) if all(backs) else (),
         )
         return self._emit([*released, conflict])
+
+    def _races_lost(self) -> list[Event]:
+        """The conflicts told by a copy taken back to its seat (:meth:`SeatWatch.raced_and_lost`), for the cards
+        played :data:`~referee.tracker.owners.RETURN_S` ago that still lie on their stacks, while play is on: the
+        arms of two seats seldom show at once in the frames round a landing (42 rendered rounds of two, four and
+        eight players: the arms and the lift told 23 of 77 conflicts), but the loser's copy goes back where it
+        lay. Dated at the landing."""
+        watch = self.seat_watch
+        if watch is None or self.phase is not Phase.PLAY:
+            self._racing.clear()
+            return []
+        due = [landing for landing in self._racing if landing.t + RETURN_S <= self._t]
+        if not due:
+            return []
+        self._racing = [landing for landing in self._racing if landing.t + RETURN_S > self._t]
+        down = {(stack.id, c.card) for stack in self.centre.stacks for c in stack.cards}
+        out: list[Event] = []
+        for landing in due:
+            if landing.card is None or (landing.stack, landing.card) not in down:
+                continue
+            named = watch.owners([(landing.card, landing.t)])[0]
+            loser = watch.raced_and_lost(landing.card, landing.t, named)
+            if loser is not None:
+                out.append(
+                    Conflict(
+                        t=landing.t,
+                        frame=landing.frame,
+                        stack=landing.stack,
+                        card=landing.card,
+                        cards=(landing.card, landing.card),
+                        backs=(named, loser) if named is not None else (),
+                    )
+                )
+        return out
 
     def _lift_vetted(self, events: list[Event]) -> list[Event]:
         """``events`` with each conflict the judge told by a lift held until the arms round its landing have been
@@ -829,6 +872,8 @@ class Referee:
                 out.append(withdrawn(ruled))
             out.append(event)
         self.events.extend(out)
+        if self.seat_watch is not None:
+            self._racing += [e for e in out if isinstance(e, CardPlayed) and e.card is not None]
         if self._doubted is not None:
             self._doubted.held += out
             return []

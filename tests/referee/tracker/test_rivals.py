@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
+from referee.cards import Card
 from referee.events import CardPlayed, Conflict
-from referee.sightings import Sighting
+from referee.sightings import FrameSightings, Sighting
 from referee.tracker import Referee
 from referee.tracker.referee_session import RefereeSettings
 from referee.tracker.rivals import ArmEnd
@@ -124,3 +125,54 @@ def test_a_conflict_told_by_a_lift_whose_arms_were_never_watched_is_told_as_befo
 def test_a_conflict_told_by_a_lift_and_by_two_seats_arms_is_said_once() -> None:
     lifted, said = _lift_told([[FROM_RED, FROM_GREEN]] * 6, full=True)
     assert [e for e in said if isinstance(e, Conflict)] == [lifted]
+
+
+# ---- a rival's copy taken back to their seat (SeatWatch.raced_and_lost)
+
+RED_ROW, GREEN_ROW = (150.0, 390.0), (390.0, 150.0)
+"""A place in red-red's row and one in green-green's."""
+ARMS_AT_R2 = [(5.0, 250.0), (5.0, 300.0), (5.0, 330.0), (300.0, 5.0), (350.0, 5.0)]
+"""Points back along the arms reaching the r2 as it landed: three frames from red-red's side, two from
+green-green's (never two at once: the arms alone tell no conflict)."""
+
+
+def _race(green_r2: list[tuple[float, float]], arms: list[tuple[float, float]] = ARMS_AT_R2) -> list[object]:
+    """Every event said when red-red's r2 lands on the r1 at 1 s, its copy vanishing from red-red's row as it lands,
+    while green-green's r2 is shown in its row over each of ``green_r2`` (from, until); the seats glanced at every
+    half second, ``arms`` reaching the r2."""
+    hands = [("red-red", RED), ("blue-blue", BLUE), ("green-green", GREEN)]
+    seats = SeatSorter.from_opening([Sighting.back_at(b, at) for b, at in hands], middle=(0.0, 0.0))
+    zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
+    referee = Referee(RefereeSettings(sorter=seats, zone=zone), backs=tuple(b for b, _ in hands))
+    table = ScriptedTable(30.0)
+    table.put(0.0, "r1", (0.0, 0.0))
+    table.put(1.0, "r2", (0.0, 0.0))
+    said: list[object] = []
+    for frame in table.frames(6.0):
+        assert frame is not None
+        said += referee.update(frame)
+        if frame.frame % 15 == 0:
+            shown = [("r2", RED_ROW)] * (frame.t < 1.0) + [("r2", GREEN_ROW)] * any(
+                a <= frame.t < b for a, b in green_r2
+            )
+            faces = tuple(Sighting.face_at(Card.parse(card), at) for card, at in shown)
+            referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
+        if frame.frame == 45:
+            referee.see_arms(Card.parse("r2"), _played(referee, "r2").t, (0.0, 0.0), arms)
+    return said
+
+
+def test_a_rival_whose_copy_went_back_to_their_seat_after_the_landing_raced_for_the_stack_and_lost() -> None:
+    said = _race([(0.0, 1.0), (2.0, 6.0)])
+    (conflict,) = [e for e in said if isinstance(e, Conflict)]
+    landing = next(e for e in said if isinstance(e, CardPlayed) and str(e.card) == "r2")
+    assert (conflict.t, conflict.stack, str(conflict.card)) == (landing.t, landing.stack, "r2")
+    assert conflict.backs == ("red-red", "green-green")
+
+
+def test_a_copy_that_stayed_never_left_or_whose_seat_sent_no_arm_tells_no_race() -> None:
+    assert not any(isinstance(e, Conflict) for e in _race([(0.0, 6.0)]))  # in view throughout
+    assert not any(isinstance(e, Conflict) for e in _race([(0.0, 1.0)]))  # played elsewhere, or still in a hand
+    assert not any(isinstance(e, Conflict) for e in _race([(0.0, 1.0), (1.4, 6.0)]))  # a glance missed it
+    only_red = ARMS_AT_R2[:3]  # a hand over green-green's own row hid the copy a moment
+    assert not any(isinstance(e, Conflict) for e in _race([(0.0, 1.0), (2.0, 6.0)], only_red))
