@@ -343,6 +343,16 @@ class SpreadCounter:
             return None
         return owner_at(_middle(spread))
 
+    def _line_owner(self, spread: Sequence[_Spot], back: str, owners: frozenset[str]) -> str:
+        """Whose leftovers a line laid out beyond the centre is: the back it reads as, unless that is a seat's
+        owner and the line lies before the seat of another known owner, whose it is (a player lays their
+        leftovers before them). The cards of a seat whose hand was named only at the count took their own
+        readings, and a look-alike's read alike all along the line (seed 119002, four players, a dark table held
+        out: red-pink's 7 read red-red's, 540 to 43, red-red counted 12 and red-pink 0)."""
+        hand_before = getattr(self.sorter, "hand_before", None)
+        hand = hand_before(_middle(spread)) if hand_before is not None and back in owners else None
+        return hand.owner if hand is not None and hand.owner is not None else back
+
     def _handed_back(self, spread: Sequence[_Spot]) -> str | None:
         """The owner a centre fan was handed back to, when it lies in front of their seat as the rules' sorting
         lays it (see :meth:`referee.tracker.seats.SeatSorter.handed_back_to`): its strips' backs, misread alike
@@ -433,7 +443,7 @@ class SpreadCounter:
             elif in_a_row_slot is not None and all(in_a_row_slot((spot.x, spot.y)) for spot in spread):
                 continue  # a row card boxed as a back: it keeps its slot, and counts for nothing
             else:
-                lines.setdefault(back, []).append(spread)
+                lines.setdefault(self._line_owner(spread, back, owners), []).append(spread)
         for back, parts in lines.items():
             for line in _joined_lines(parts):
                 leftover[back] += self._line_cards(line)

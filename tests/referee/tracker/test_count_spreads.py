@@ -427,6 +427,25 @@ def test_leftover_fans_are_counted_card_by_card_whatever_the_centre_total() -> N
     assert _count(frames, _sorter(), centre_total=3) == ({"red-red": 3}, {"red-red": 4})
 
 
+def test_a_leftover_line_read_as_another_seats_back_is_the_line_of_the_seat_it_lies_before() -> None:
+    # a seat whose hand went unread in play, named at the count: its leftovers were read as red-red's all along
+    # (a look-alike on a dark table; seed 119002, four players: red-pink's 7 counted red-red's)
+    below = [
+        *(Sighting.face_at("g4", (x, -400.0)) for x in (-70.0, 0.0, 70.0, 140.0)),
+        Sighting.back_at(None, (-140.0, -400.0)),
+    ]
+    seats = SeatSorter.from_opening([*_seat("red-red", 400.0), *below], (0.0, 0.0), ZONE)
+    seats = SeatSorter(seats.places, seats.middle, turn=1)  # each row runs from its hand the way the seats turn
+    line = [Sighting.back_at("red-red", (-100.0 + 26.0 * i, -400.0 - 1.2 * CARD_HEIGHT_MM)) for i in range(4)]
+    counter = SpreadCounter(seats)
+    for k in range(10):
+        counter.add(_frame(*line, t=60.0 + k / 30))
+    assert counter.count().leftover == {"red-red": 4}  # nobody's seat, as far as the count knows
+    (unread,) = [hand for hand in seats.hands() if hand.owner is None]
+    counter.sorter = seats.with_hands_named({(unread.radius, unread.angle): "blue-blue"})
+    assert counter.count().leftover == {"blue-blue": 4}
+
+
 def test_a_leftover_line_boxed_twice_here_and_there_is_counted_by_its_length() -> None:
     # seven cards laid each half over the last (28 mm), three of them also boxed across two strips (10 mm off)
     y = 400.0 + 1.2 * CARD_HEIGHT_MM
