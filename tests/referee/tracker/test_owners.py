@@ -277,11 +277,14 @@ def test_fans_handed_back_and_measured_in_the_picture_are_not_moved_by_the_owner
     }
 
 
-def _two_seat_round(laid_out: list[str], measured: dict[str, int] | None = None, hands: int = 2) -> Referee:
+def _two_seat_round(
+    laid_out: list[str], measured: dict[str, int] | None = None, hands: int = 2, *, r1_arm: bool = False
+) -> Referee:
     """Red-red plays r1-r3 onto one stack, blue-blue b1-b2 onto another (r1 lands before any glance saw it at its
-    seat), glanced at every 0.5 s; after the stop the centre is spread out as ``laid_out`` reads (one back per
-    strip). ``measured``: the fans' counts, had they been handed back and measured in the picture; ``hands``: the
-    hand stacks the opening read (one: blue-blue's seat is out of the picture)."""
+    seat; ``r1_arm``: the arm that put it down was seen), glanced at every 0.5 s; after the stop the centre is
+    spread out as ``laid_out`` reads (one back per strip). ``measured``: the fans' counts, had they been handed
+    back and measured in the picture; ``hands``: the hand stacks the opening read (one: blue-blue's seat is out
+    of the picture)."""
     opening = [Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)][:hands]
     seats = SeatSorter.from_opening(opening, (0, 0))
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
@@ -307,6 +310,8 @@ def _two_seat_round(laid_out: list[str], measured: dict[str, int] | None = None,
             faces = tuple(Sighting.face_at(Card.parse(card), row[card]) for card, t, _ in plays if frame.t < t)
             referee.see_seats(FrameSightings(frame.t, frame.frame, faces))
         referee.update(frame)
+        if r1_arm and frame is not None and frame.frame == 15:
+            referee.see_arms(Card.parse("r1"), 0.0, (0.0, 0.0), UP_TO_RED)
     referee.finish()
     return referee
 
@@ -326,9 +331,9 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
     }
 
 
-def _two_seats_with_fans_measured(measured: dict[str, int], hands: int = 2) -> Referee:
+def _two_seats_with_fans_measured(measured: dict[str, int], hands: int = 2, *, r1_arm: bool = False) -> Referee:
     """The round above, its strips read as their backs, its fans measured as ``measured``."""
-    return _two_seat_round(["red-red"] * 3 + ["blue-blue"] * 2, measured, hands)
+    return _two_seat_round(["red-red"] * 3 + ["blue-blue"] * 2, measured, hands, r1_arm=r1_arm)
 
 
 def test_fans_measured_against_what_play_named_at_a_table_showing_every_seat_are_set_aside_for_the_cards_read() -> None:
@@ -349,6 +354,16 @@ def test_fans_measured_against_what_play_named_at_a_table_showing_every_seat_are
     assert not any("contradicted" in w.message for w in [*agreed.warnings, *one_misnamed.warnings])
     seat_missing = _two_seats_with_fans_measured({"red-red": 0, "blue-blue": 5}, hands=1)
     assert seat_missing.scored is not None and seat_missing.scored.centre == {"red-red": 0, "blue-blue": 5}
+
+
+def test_fans_measured_to_move_one_card_from_what_play_named_card_by_card_are_set_aside_for_the_names() -> None:
+    # play named every card (r1 by the arm that put it down): a fan measured a strip long took its card from the
+    # other, the stacks' total fixed; the names add up whatever their errors
+    every_card_named = _two_seats_with_fans_measured({"red-red": 2, "blue-blue": 3}, r1_arm=True)
+    assert every_card_named.scored is not None and every_card_named.scored.centre == {"red-red": 3, "blue-blue": 2}
+    assert "by 2 cards" in str(every_card_named.warnings[0].message)
+    agreed = _two_seats_with_fans_measured({"red-red": 3, "blue-blue": 2}, r1_arm=True)
+    assert agreed.scored is not None and not any("contradicted" in w.message for w in agreed.warnings)
 
 
 def test_copies_of_a_card_as_many_as_the_players_are_one_each_whoever_was_seen_playing_them():
