@@ -1134,8 +1134,9 @@ def shared_by_play(
 ) -> SpreadCount:
     """The centre count, counted card by card (not measured fan by fan), from the owners play named
     (``named``) and the cards it left unnamed (``open_cards``), each given to one of the players who may have
-    played it: the one the spreads read most more of than it holds so far, then the one the arms leant to, then
-    the one the spreads read least (the most read is likeliest over-read: its strips taken for others' backs);
+    played it: the one the arms leant to (however few frames) where the spreads read more of it than it holds so
+    far, else the one the spreads read most more of, then the one the arms leant to, then the one the spreads
+    read least (the most read is likeliest over-read: its strips taken for others' backs);
     one player a copy of each card. A back read beyond play by just what others were read short of it took their
     strips (:func:`misread_as`): it counts as read no more than play named. Cards the stacks' ``total`` holds
     beyond those go by the spreads alike.
@@ -1165,7 +1166,8 @@ def shared_by_play(
     reads = dict(count.centre) | {back: named.get(back, 0) for back in misread_as(count.centre, named)}
 
     def give(among: Sequence[str], leaning: str | None) -> str:
-        back = max(among, key=lambda b: (reads.get(b, 0) - centre[b], b == leaning, -reads.get(b, 0), b))
+        beyond = {b: reads.get(b, 0) - centre[b] for b in among}
+        back = max(among, key=lambda b: (b == leaning and beyond[b] > 0, beyond[b], b == leaning, -reads.get(b, 0), b))
         centre[back] += 1
         return back
 

@@ -241,6 +241,21 @@ def test_a_card_play_left_unnamed_goes_past_the_back_that_took_the_strips_of_one
     assert shared == {"red-black": 12, "red-light-blue": 14, "red-pink": 11, "red-red": 17}
 
 
+def test_a_card_play_left_unnamed_goes_to_the_player_the_arms_leant_to_where_the_spreads_read_them_beyond_play() -> (
+    None
+):
+    # four of six frames' arms came from red-pink's seat (seed 119006, four players): red-red's spreads read more
+    # beyond play, but red-pink's read beyond it too
+    spread = SpreadCount(centre={"red-red": 17, "red-pink": 19, "red-black": 11})
+    named = {"red-red": 13, "red-pink": 16, "red-black": 11}
+    everyone = ("red-red", "red-pink", "red-black")
+    shared = shared_by_play(spread, named, [OpenCard("y5", everyone, "red-pink")], total=41).centre
+    assert shared == {"red-black": 11, "red-pink": 17, "red-red": 13}
+    # leaning to a player the spreads read no more of than play named, the card goes by the spreads
+    shared = shared_by_play(spread, named, [OpenCard("y5", everyone, "red-black")], total=41).centre
+    assert shared == {"red-black": 11, "red-pink": 16, "red-red": 14}
+
+
 def test_where_play_does_not_contradict_the_spreads_their_count_stands() -> None:
     spread = SpreadCount(centre={"red-red": 7, "blue-blue": 6})
     assert with_owners(spread, {"red-red": 5, "blue-blue": 6}, total=13) == replace(spread, centre_named=11)
