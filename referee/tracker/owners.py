@@ -72,8 +72,9 @@ RETURN_S = 3.0
 :data:`RACE_SEEN_S` before the landing, not in the :data:`RETURN_GAP_S` after it, and there again by
 :data:`RETURN_S` after it, and their seat's arm reached the card as it landed (see :meth:`SeatWatch.raced_and_lost`).
 42 rendered rounds of two, four and eight players (seeds 117000-117006 and 118000-118006, their seat watches
-pickled), 2,174 landings: 20 of the 54 conflicts the referee did not say showed it, and no other landing; with
-1.0 s before, 14; with 0.4 s after, 2 landings more that were no conflict."""
+pickled and judged as at the time, ``out/dev/racelive.py``), 1,710 cards played: 20 of the 54 conflicts the
+referee did not say showed it, and no other card; with 1.0 s before, 14; with 0.4 s after, 2 cards more that
+were no conflict."""
 CLEAR_S = 1.0
 """Two owners whose cards were last seen this close in time fit a landing alike (unless only one of them was
 seen after it)."""
