@@ -410,6 +410,8 @@ class Referee:
         for landing in due:
             if landing.card is None or (landing.stack, landing.card) not in down:
                 continue
+            if watch.raced_and_lost(landing.card, landing.t, None) is None:
+                continue  # the common case, told without naming the card's player (which costs a look at every face)
             named = watch.owners([(landing.card, landing.t)])[0]
             loser = watch.raced_and_lost(landing.card, landing.t, named)
             if loser is not None:
