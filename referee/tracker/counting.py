@@ -343,6 +343,18 @@ class SpreadCounter:
             return None
         return owner_at(_middle(spread))
 
+    def _before_no_seat(self, spot: _Spot) -> bool:
+        """Whether a lone card beyond the centre lies before no seat at a table whose every seat the picture shows:
+        a player lays their leftovers before them, so it is a centre card strayed from its fan (seed 118004, two
+        players: a fan's whole card, cut from it where the picture's edge lost its strips, between the two seats,
+        counted a leftover of red-light-blue's, whose one leftover lay before its seat)."""
+        every_seat_shown = getattr(self.sorter, "no_seat_missing", None)
+        owner_at = getattr(self.sorter, "owner_at", None)
+        hand_before = getattr(self.sorter, "hand_before", None)
+        if every_seat_shown is None or owner_at is None or hand_before is None or not every_seat_shown():
+            return False
+        return owner_at((spot.x, spot.y)) is None and hand_before((spot.x, spot.y)) is None
+
     def _line_owner(self, spread: Sequence[_Spot], back: str, owners: frozenset[str]) -> str:
         """Whose leftovers a line laid out beyond the centre is: the back it reads as, unless that is a seat's
         owner and the line lies before the seat of another known owner, whose it is (a player lays their
@@ -442,6 +454,9 @@ class SpreadCounter:
                 whose.append(back)
             elif in_a_row_slot is not None and all(in_a_row_slot((spot.x, spot.y)) for spot in spread):
                 continue  # a row card boxed as a back: it keeps its slot, and counts for nothing
+            elif len(spread) == 1 and self._before_no_seat(spread[0]):
+                fans.append((spread, Counter({back: 1})))
+                whose.append(None)
             else:
                 lines.setdefault(self._line_owner(spread, back, owners), []).append(spread)
         for back, parts in lines.items():

@@ -446,6 +446,22 @@ def test_a_leftover_line_read_as_another_seats_back_is_the_line_of_the_seat_it_l
     assert counter.count().leftover == {"blue-blue": 4}
 
 
+def test_a_lone_card_before_no_seat_at_a_table_showing_every_seat_is_a_centre_card_strayed() -> None:
+    # players lay their leftovers before them: a card between the two seats is a fan's card cut from it (seed
+    # 118004, two players: a fan's whole card where the picture's edge lost its strips, counted a leftover)
+    hands = [Sighting.back_at("red-red", (0.0, 400.0)), Sighting.back_at("blue-blue", (0.0, -400.0))]
+    seats = SeatSorter.from_opening(hands, (0.0, 0.0), ZONE)
+    stray = Sighting.back_at("blue-blue", (400.0, 0.0))
+    assert _count([_frame(stray, t=60.0 + k / 30) for k in range(10)], seats) == ({"blue-blue": 1}, {})
+    # before a seat it is a leftover, as is a line of several anywhere, or a lone card where a seat may be unseen
+    before = Sighting.back_at("blue-blue", (0.0, -400.0 - 1.2 * CARD_HEIGHT_MM))
+    assert _count([_frame(before, t=60.0 + k / 30) for k in range(10)], seats) == ({}, {"blue-blue": 1})
+    line = [Sighting.back_at("blue-blue", (400.0, -60.0 + 26.0 * i)) for i in range(3)]
+    assert _count([_frame(*line, t=60.0 + k / 30) for k in range(10)], seats) == ({}, {"blue-blue": 3})
+    one_seat = SeatSorter.from_opening(hands[:1], (0.0, 0.0), ZONE)
+    assert _count([_frame(stray, t=60.0 + k / 30) for k in range(10)], one_seat) == ({}, {"blue-blue": 1})
+
+
 def test_a_leftover_line_boxed_twice_here_and_there_is_counted_by_its_length() -> None:
     # seven cards laid each half over the last (28 mm), three of them also boxed across two strips (10 mm off)
     y = 400.0 + 1.2 * CARD_HEIGHT_MM
