@@ -86,6 +86,8 @@ class _PileBook:
     glimpses: list[tuple[Card, float, int]] = field(default_factory=list)
     """Cards glimpsed on the pile with the changes before (card, first read: time, frame), kept
     :attr:`Judge.glimpse_memory_s`: the next card may need one of them under it."""
+    gone: bool = False
+    """The pile vanished (see :meth:`Judge._vanished`)."""
 
 
 class Judge:
@@ -741,9 +743,18 @@ class Judge:
                     continue
                 events.extend(self._take_back(card, None, change.t, change.frame))
             book.loose.clear()
-        elif not self.centre.stack(book.stack).removed:
+        elif not self.centre.stack(book.stack).removed and not self._still_lies_elsewhere(book):
             events.append(self.centre.remove(book.stack, t=change.t, frame=change.frame))
+        book.gone = True
         return events
+
+    def _still_lies_elsewhere(self, book: _PileBook) -> bool:
+        """Whether another pile the camera still sees holds ``book``'s stack: a card that strayed from a stack
+        (askew, off its edge) and went on as it (:meth:`_stack_it_strayed_from`) leaves two piles of one stack,
+        and one of them vanishing takes nothing off the table (seed 120006, two players, held out: a g3 slapped
+        askew onto the g2 went on as stack 1, the first pile vanished a moment after the g4 landed, stack 1 was
+        taken out of play, and its g5 to g10 were never said)."""
+        return any(other is not book and other.stack == book.stack and not other.gone for other in self._books.values())
 
 
 def _not_a_one_withdrawn(card: Card, t: float, frame: int) -> RulingWithdrawn:

@@ -108,6 +108,23 @@ def test_a_card_not_a_one_built_on_far_from_the_one_stack_that_could_have_taken_
     assert askew[1:] == [("illegal_play", "y2"), ("card_played", "y2"), ("card_played", "y3")]
 
 
+def test_a_stack_gone_on_as_a_card_strayed_from_it_stays_in_play_while_either_pile_is_seen() -> None:
+    # seed 120006, two players, held out: a card slapped askew beside its stack went on as that stack; the first
+    # pile then vanished (the camera took its cards for the new pile's), and the stack must stay in play
+    r1 = Landed(1, Y[1], 1.0, 30, Placement(0.0, 0.0))
+    askew = [Landed(2, Y[2], 2.0, 60, Placement(120.0, 0.0)), Landed(2, Y[3], 3.0, 90, Placement(121.0, 2.0))]
+    said = judged(
+        r1, *askew, Vanished(1, 4.0, 120), Landed(2, Y[4], 5.0, 150, Placement(121.0, 1.0)), Vanished(2, 6.0, 180)
+    )
+    assert said[1:] == [
+        ("illegal_play", "y2"),
+        ("card_played", "y2"),
+        ("card_played", "y3"),
+        ("card_played", "y4"),
+        ("stack_removed", "y4"),  # the last pile of it gone: the centre is gathered
+    ]
+
+
 def test_a_card_landing_where_a_card_below_it_was_ruled_not_a_one_and_lost_since_builds_on_it() -> None:
     # seed 116004, four players, a blue check cloth: a g2 ruled "not a one" on a g1 never boxed, its pile lost; the
     # g3 on it found as a new pile 5 s later, 4 mm off: the stack g1, g2 nobody saw, the g2's ruling withdrawn
