@@ -216,7 +216,7 @@ class SeatWatch:
         that moment reads that arm as its own (seed 117000, two players: red-red's b4 landed 0.06 s before
         red-light-blue's g10, which lay 136 mm nearer red-red's seat on the b4's arm, and the g10 was named
         red-red's). The card the arm ends at is the arm's; one it runs over says nothing."""
-        here = next((at for landed, at, _ in self.arms.get(card, ()) if abs(landed - t) <= ARM_MATCH_S), None)
+        here = self._landed_at(card, t)
         if here is None:
             return False
         for other, landings in self.arms.items():
@@ -274,22 +274,14 @@ class SeatWatch:
         owners = self.hand_owners()
         turn = self.turn()
         key = str(card)
-        votes = self._arm_votes(key, t, turn, owners)
-        at = next((a for landed, a, _ in self.arms.get(key, ()) if abs(landed - t) <= ARM_MATCH_S), None)
+        at = self._landed_at(key, t)
         if at is None:
             return None
-        mx, my = self.seats.middle
-        first = bisect.bisect_left(self.faces, t - RACE_SEEN_S, key=lambda face: face[0])
-        times: defaultdict[str, list[float]] = defaultdict(list)
-        for seen, name, radius, angle in self.faces[first:]:
-            if seen > t + RETURN_S:
-                break
-            here = (mx + radius * math.cos(angle), my + radius * math.sin(angle))
-            if name == key and math.dist(here, at) > CARD_HEIGHT_MM:  # not the card itself, landed by a seat
-                owner = self._owner(radius, angle, turn, owners)
-                if owner is not None and owner != named and votes.get(owner, 0) >= 1:
-                    times[owner].append(seen)
-        for owner, at_seat in times.items():
+        votes = self._arm_votes(key, t, turn, owners)
+        copies = self._copies_at_seats(key, at, turn, owners, start=t - RACE_SEEN_S, end=t + RETURN_S)
+        for owner, at_seat in copies.items():
+            if owner == named or votes.get(owner, 0) < 1:
+                continue
             before = any(x <= t + LANDING_SLACK_S for x in at_seat)
             gone = not any(t + LANDING_SLACK_S < x < t + RETURN_GAP_S for x in at_seat)
             if before and gone and any(x >= t + RETURN_GAP_S for x in at_seat):
@@ -515,23 +507,38 @@ class SeatWatch:
         :data:`KEPT_AFTER_S`), by the faces seen in play away from where it landed: a card played onto a stack
         started beside its player's seat is read there after it landed, and is no copy kept. ``turn`` and
         ``owners``: :meth:`turn` and :meth:`hand_owners`, as the caller has them."""
-        at = next((a for landed, a, _ in self.arms.get(str(card), ()) if abs(landed - t) <= ARM_MATCH_S), None)
+        at = self._landed_at(str(card), t)
+        end = math.inf if stopped is None else stopped
+        return _kept_through(self._copies_at_seats(str(card), at, turn, owners, end=end).get(owner, []), t)
+
+    def _landed_at(self, card: str, t: float) -> Point | None:
+        """Where ``card`` landed at ``t``, as the arms that put it down were seen (None: no arm seen)."""
+        return next((a for landed, a, _ in self.arms.get(card, ()) if abs(landed - t) <= ARM_MATCH_S), None)
+
+    def _copies_at_seats(
+        self,
+        card: str,
+        at: Point | None,
+        turn: int | None,
+        owners: Sequence[str | None],
+        start: float = -math.inf,
+        end: float = math.inf,
+    ) -> dict[str, list[float]]:
+        """Per owner, when their copy of ``card`` was seen at their seat from ``start`` to ``end``, away from where
+        the card landed (``at``): a card played onto a stack started beside its player's seat is read there after
+        it landed, and is no copy kept. ``turn`` and ``owners``: :meth:`turn` and :meth:`hand_owners`."""
         mx, my = self.seats.middle
-        times = sorted(
-            {
-                seen
-                for seen, name, radius, angle in self.faces
-                if name == str(card)
-                and (stopped is None or seen <= stopped)
-                and (
-                    at is None
-                    or math.hypot(mx + radius * math.cos(angle) - at[0], my + radius * math.sin(angle) - at[1])
-                    > CARD_HEIGHT_MM
-                )
-                and self._owner(radius, angle, turn, owners) == owner
-            }
-        )
-        return _kept_through(times, t)
+        seen_at: defaultdict[str, list[float]] = defaultdict(list)
+        for seen, name, radius, angle in self.faces[bisect.bisect_left(self.faces, start, key=lambda f: f[0]) :]:
+            if seen > end:
+                break
+            here = (mx + radius * math.cos(angle), my + radius * math.sin(angle))
+            if name != card or (at is not None and math.dist(here, at) <= CARD_HEIGHT_MM):
+                continue
+            owner = self._owner(radius, angle, turn, owners)
+            if owner is not None and (not seen_at[owner] or seen_at[owner][-1] != seen):
+                seen_at[owner].append(seen)
+        return seen_at
 
     def _seen(self, owners: Sequence[str | None]) -> dict[tuple[str, str], list[float]]:
         """Per (owner, card), the times the card was seen face up at the seat of the hand ``owners`` names."""
