@@ -333,6 +333,25 @@ def fewest_to_cover(line: LineLength, card: float) -> int:
     return math.ceil(max(0.0, line.extent - card - MIN_STEP_MM) / MAX_STEP_MM) + 1
 
 
+LINE_STEP_LEAST_MM = 18.0
+"""The least step a leftover line's cards are counted at where the picture bounds the line: a little under the
+least of :data:`LINE_STEPS_MM` (a line's extent is measured a few millimetres short at either end). A count that
+would put its cards closer is a card boxed twice (its strip and its whole outline) or two boxes on one strip, and
+the line holds the fewer cards its extent has room for (see :func:`most_to_fit`)."""
+
+
+def most_to_fit(line: LineLength, card: float) -> int:
+    """The most cards a line laid each partly over the last holds in its extent, at least
+    :data:`LINE_STEP_LEAST_MM` apart (one where it is no longer than a card). Seeds 119005 (two players) and
+    118004 and 120004 (four players): two and three leftovers 87, 86 and 123 mm long, the picture bounding each,
+    boxed three and five times, were counted a card high: a third card would lie 14 mm from the next.
+
+    >>> [most_to_fit(LineLength(extent, ()), card=59.0) for extent in (50.0, 60.0, 86.4, 123.4, 129.8)]
+    [1, 1, 2, 4, 4]
+    """
+    return int(max(0.0, line.extent - card) / LINE_STEP_LEAST_MM) + 1
+
+
 def lone_box_count(line: LineLength, card: float, again: LineLength | None = None) -> int:
     """The cards of a line that the detector boxed as one card, from its extent measured in the picture along the
     line (``card``: one card's extent along it; ``again``: the line measured once more with the table's colours

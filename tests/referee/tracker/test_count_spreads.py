@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from referee.cards import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from referee.sightings import FrameSightings, Point, Quad, Sighting
@@ -570,6 +571,16 @@ def test_a_line_its_boxes_count_short_holds_at_least_the_cards_that_run_as_far_a
     assert _counted_with(lambda quads, card, along=None: pale, _line_frames([30.0, 60.0])) == {"red-red": 2}
 
 
+def test_a_line_its_boxes_count_long_holds_no_more_cards_than_the_picture_has_room_for() -> None:
+    # three boxes 14 mm apart (one card boxed by its strip and by its whole outline) on a line the picture shows
+    # 86 mm long, no step repeating clearly (seed 120004, four players: red-black's two leftovers counted three):
+    # a third card would lie 14 mm from the next, closer than leftovers are laid
+    short = LineLength(CARD_WIDTH_MM + 27.4, ((17.9, 0.17), (28.7, 0.24)))
+    assert _counted_with(lambda quads, card, along=None: short, _line_frames([30.0, 44.0, 58.0])) == {"red-red": 2}
+    pale = LineLength(CARD_WIDTH_MM + 27.4, ((17.9, 0.17), (28.7, 0.24)), seen=False)  # only its boxes' ends
+    assert _counted_with(lambda quads, card, along=None: pale, _line_frames([30.0, 44.0, 58.0])) == {"red-red": 3}
+
+
 def test_a_leftover_card_whose_rim_runs_on_into_a_cloth_like_it_stays_one() -> None:
     # a white-rimmed card on white dots: the run of non-table colours depends on where the table is sampled
     wobbly = _lone_card_picture({CARD_WIDTH_MM: CARD_WIDTH_MM + 20.0, 0.0: CARD_WIDTH_MM - 2.0}, [])
@@ -752,10 +763,12 @@ def test_a_box_across_two_leftovers_overlap_read_clearly_less_often_is_no_third_
     assert _counted_with(lambda quads, card, along=None: unclear, _frames_of_spots({0.0: 10, 12.0: 7, 25.0: 10})) == {
         "red-red": 2
     }
-    # read as often as the others it is a card's strip: three cards
-    assert _counted_with(lambda quads, card, along=None: unclear, _frames_of_spots({0.0: 10, 12.0: 10, 25.0: 10})) == {
-        "red-red": 3
-    }
+    # read as often as the others it is a card's strip: three cards, where the picture does not bound the line
+    # (bounded 25 mm past a card, it has room for two: see the test of a line its boxes count long)
+    unbounded = replace(unclear, seen=False)
+    assert _counted_with(
+        lambda quads, card, along=None: unbounded, _frames_of_spots({0.0: 10, 12.0: 10, 25.0: 10})
+    ) == {"red-red": 3}
 
 
 def test_a_line_measured_in_the_picture_is_judged_against_its_boxes_less_those_across_two_cards_overlap() -> None:
