@@ -387,7 +387,10 @@ class Pile:
     """A face the top was read as where it lies, while it landed (see ``StackTracker._read_as_expected``): read
     there again, it is the top, until the next card lands."""
     taken: list[tuple[Card, Pose]] = field(default_factory=list)
-    """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`)."""
+    """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`), since the last legal
+    card landed on it: a card that never left would lie under that one. Seed 118006, two players: an r8 slapped on
+    the g7 and taken back, slapped on the full g10 a minute later 8 mm from where it lay, was read as lying there
+    still, and the card on a full stack was never said."""
     gone: bool = False
 
     @property
@@ -613,6 +616,8 @@ class StackTracker:
             old.setdefault(card, []).append(pose)
         kept = {card: poses[len(poses) - min(len(poses), cards.count(card)) :] for card, poses in old.items()}
         poses: list[Pose | None] = [kept[card].pop(0) if kept.get(card) else None for card in cards]
+        if legal_top is not None and (pile.legal_top is None or legal_top.number > pile.legal_top.number):
+            pile.taken = []  # a card taken up before a legal one landed is under it if it never left: not on top
         pile.cards, pile.removable, pile.poses, pile.legal_top = cards, removable, poses, legal_top
         if pile.ruled != (legal_top, loose):  # the same word again (a copy of the top ruled no card): a lift may follow
             pile.settled_at, pile.lift_run = None, None

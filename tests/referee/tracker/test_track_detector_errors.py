@@ -392,3 +392,16 @@ def test_a_wrong_card_read_once_with_the_card_due_second_is_no_glimpse_of_that_c
     said = kinds(run(frames))
     assert "illegal_play y2" in said
     assert "stack_started y1" not in said
+
+
+def test_a_wrong_card_played_again_where_it_lay_once_legal_cards_have_landed_since_is_a_new_play():
+    # seed 118006, two players: an r8 slapped on the g7 and taken back; a minute later, the stack built up to g10,
+    # the same r8 slapped on it 8 mm from where it lay before: under three cards since, it cannot be lying there
+    frames = stack("g1", "g2", "g3", "g4", "g5", "g6", "g7")
+    wrong = [("r8", (20.0, 10.0), 30.0)]
+    frames += [wrong] * 30 + [frames[-1]] * 30
+    frames += stack("g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9", "g10", start=7 * 30)
+    frames += [wrong] * 30 + [frames[-1]] * 30
+    said = kinds(run(frames))
+    assert said.count("illegal_play r8") == 2 and said.count("card_taken_back r8") == 2
+    assert said.count("card_played g10") == 1
