@@ -64,6 +64,9 @@ ruled again. On a blue check cloth the detector held the blue stacks for moments
 players): b8, b2 and b4 were each ruled "not a one" two or three times, 1-5 mm from their first ruling, 4-16 s
 apart, nine false rulings for the three cards; in 304 other replays kept on the development machine (72 rounds of
 2, 4 and 8 players, by this and earlier code) no card was ruled so twice."""
+COVERED_MISREAD_S = 0.5
+"""An illegal card ruled on a stack this soon before or after a card that goes on as that stack came down beside
+it is the stack's top, partly covered, misread (see :meth:`Judge._covered_top_misread`)."""
 TWINS_VOUCH_FOR = 2
 """The most cards between a stack's top and copies of one card that land on it at once that those copies vouch
 for (see :meth:`Judge._twins_vouch`)."""
@@ -381,6 +384,7 @@ class Judge:
         self._built_on(entry[0])
         if home is not None:
             book.stack = home[0]
+            withdrawn += self._covered_top_misread(home[0], t, frame)
         return withdrawn + self._pushed(book, [(card, t, frame) for card in (*skipped, entry[0])], unseen=len(skipped))
 
     @staticmethod
@@ -432,8 +436,10 @@ class Judge:
         between = tuple(Card(card.colour, n) for n in range(ruled.card.number + 1, card.number))
         if not all(self._available(c) for c in (*under, ruled.card, *between)):
             return []
+        misread: list[Event] = []
         if home is not None:  # it went onto a stack seen before, landing apart from it
             book.stack = home[0]
+            misread = self._covered_top_misread(home[0], ruled.t, ruled.frame)
         for other in self._books.values():  # still on its lost pile's book: off it, unannounced
             entry = _find(other.loose, ruled.card)
             if entry is not None and other is not book and other.stack is None:
@@ -442,7 +448,30 @@ class Judge:
         t, frame = self._first_down(ruled.card) or (ruled.t, ruled.frame)  # ruled when it came down
         down = [(c, t, frame) for c in (*under, ruled.card)]
         down += [(c, change.t, change.frame) for c in between]
-        return [_not_a_one_withdrawn(ruled.card, t, frame), *self._pushed(book, down, unseen=len(under) + len(between))]
+        return [
+            *misread,
+            _not_a_one_withdrawn(ruled.card, t, frame),
+            *self._pushed(book, down, unseen=len(under) + len(between)),
+        ]
+
+    def _covered_top_misread(self, stack: int, t: float, frame: int) -> list[Event]:
+        """The illegal cards ruled on ``stack`` as a card that went on as that stack came down beside it (at ``t``
+        and ``frame``, within :data:`COVERED_MISREAD_S`), still lying there: the stack's top, partly covered by it,
+        misread where it lay. Their rulings are withdrawn and they go off the books. Seed 120006, two players, held
+        out: a g3 slapped 40 mm off its g2, half over it; the g2's uncovered half read "g6" from that frame on, ruled
+        "wrong number", while the g3 was ruled "not a one" until the g4 landed on it."""
+        withdrawn: list[Event] = []
+        for book in self._books.values():
+            if book.stack != stack:
+                continue
+            for entry in list(book.loose):
+                down = self._first_down(entry[0], stack)
+                if down is None or abs(down[0] - t) > COVERED_MISREAD_S:
+                    continue
+                reason = next((x.reason for x in self.centre.loose if x.card == entry[0] and x.stack == stack), "")
+                self._off_the_books(book, entry, t, frame)
+                withdrawn.append(RulingWithdrawn(t=down[0], frame=down[1], stack=stack, card=entry[0], ruled=reason))
+        return withdrawn
 
     def _stack_it_strayed_from(self, card: Card, near: Placement | None = None) -> tuple[int, tuple[Card, ...]] | None:
         """The open stack of ``card``'s colour it may have been played on with at most

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.cards import Card
 from referee.centre import Centre
-from referee.events import Placement
+from referee.events import Placement, withdrawn_rulings
 from referee.tracker import Referee
 from referee.tracker.judge import Judge
 from referee.tracker.stacks import Landed, Together, Vanished
@@ -123,6 +125,29 @@ def test_a_stack_gone_on_as_a_card_strayed_from_it_stays_in_play_while_either_pi
         ("card_played", "y4"),
         ("stack_removed", "y4"),  # the last pile of it gone: the centre is gathered
     ]
+
+
+def test_a_wrong_card_read_on_a_stack_as_a_card_strayed_from_it_came_down_is_its_covered_top_misread() -> None:
+    # seed 120006, two players, held out: a g3 slapped 40 mm off its g2, half over it; the g2's uncovered half read
+    # "g6" from that frame on (ruled "wrong number"), the g3 "not a one" until the g4 landed on it
+    stack = [Landed(1, Y[n], float(n), 30 * n, Placement(0.0, 0.0)) for n in (1, 2)]
+    misread = Landed(1, Y[6], 3.0, 90, Placement(2.0, 9.0))
+    stray = [Landed(2, Y[3], 3.1, 93, Placement(22.0, -33.0)), Landed(2, Y[4], 4.0, 120, Placement(15.0, -20.0))]
+    judge = Judge(Centre())
+    said = [e for change in (*stack, misread, *stray) for e in judge.rule(change)]
+    assert [(e.type, str(e.card)) for e in said[2:]] == [
+        ("illegal_play", "y6"),
+        ("illegal_play", "y3"),  # its "not a one" the session withdraws (play explains it)
+        ("ruling_withdrawn", "y6"),
+        ("card_played", "y3"),
+        ("card_played", "y4"),
+    ]
+    assert judge.holding(1) == (Y[4], ())  # the "y6" is off the first pile's book
+    assert withdrawn_rulings(said)(said[2])
+    # a wrong card ruled on the stack a second before the stray came down is no misread of its covered top
+    early = replace(misread, t=2.1, frame=63)
+    said = judged(*stack, early, *stray)
+    assert said[2:] == [("illegal_play", "y6"), ("illegal_play", "y3"), ("card_played", "y3"), ("card_played", "y4")]
 
 
 def test_a_card_landing_where_a_card_below_it_was_ruled_not_a_one_and_lost_since_builds_on_it() -> None:
