@@ -664,7 +664,7 @@ class SpreadCounter:
 
         However counted, a line the picture bounds holds no more cards than its extent has room for
         (:func:`referee.tracker.fan_length.most_to_fit`): of 70 rounds pickled at the score (seeds 117000-120006,
-        2-8 players, both looks), two lines counted lower, both to the truth; players exact 172 -> 173 of 252. At
+        2-8 players, both looks), two lines counted lower, both to the truth; players exact one more of 252. At
         an 18 mm least step five lines counted lower (four to the truth) and a new held-out round lost a player."""
         points = [(spot.x, spot.y) for spot in spread]
         if self.line_reader is not None and self._stray_cards(spread) == 1:
@@ -1170,7 +1170,7 @@ def shared_by_play(
     named fewest cards for, whose plays the camera followed least. Seeds 119002 and 120004, four players, held
     out (33 and 24 of 79 and 68 centre cards seen one by one): red-red read 35 for 20 named and red-black 31 for 19
     took the unnamed cards of players read short; of 70 rounds pickled at the score (seeds 117000-120006, 2-8
-    players), 9 were so shared: centres exact 195 -> 198 of 252 players, players exact 173 -> 175, none worse.
+    players), 9 were so shared: centres exact 3 more (198 of 252 players), players exact 2 more, none worse.
 
     The spreads' count of each back stands for how many of the unnamed cards are that back's, not for the cards
     play named: an eight-player table's fans read the unseen seats' backs as their look-alikes at seats play
@@ -1207,12 +1207,14 @@ def shared_by_play(
     reads = dict(count.centre) | {back: named.get(back, 0) for back in misread_as(count.centre, named)}
 
     def give(among: Sequence[str], leaning: str | None) -> str:
-        if count.centre_shared:  # the spreads' reading of each back is the few cards seen, scaled: no witness
-            back = max(among, key=lambda b: (b == leaning, -centre[b], b))
-            centre[back] += 1
-            return back
         beyond = {b: reads.get(b, 0) - centre[b] for b in among}
-        back = max(among, key=lambda b: (b == leaning and beyond[b] > 0, beyond[b], b == leaning, -reads.get(b, 0), b))
+
+        def rank(b: str) -> tuple[object, ...]:
+            if count.centre_shared:  # the spreads' reading of each back is the few cards seen, scaled: no witness
+                return (b == leaning, -centre[b], b)
+            return (b == leaning and beyond[b] > 0, beyond[b], b == leaning, -reads.get(b, 0), b)
+
+        back = max(among, key=rank)
         centre[back] += 1
         return back
 
