@@ -266,6 +266,19 @@ class SeatWatch:
             out.append(fresh and face == name and self._reached(card, t, turn, owners) == name)
         return out
 
+    def doubted(self, card: Card, t: float, name: str, instead: str) -> bool:
+        """Whether a witness of play says ``card``, landed at ``t`` and named ``name``'s (see :meth:`owners`), may
+        be ``instead``'s: the arm that put it down came from ``instead``'s seat, or ``instead``'s copy fits the
+        landing best by the faces seen at the seats, or ``name``'s copy lay at their seat across the landing
+        (see :func:`_held_across`)."""
+        owners = self.hand_owners()
+        seen = self._seen(owners)
+        key = str(card)
+        fits = {o: f for o in filter(None, owners) if (f := self._fit(seen.get((o, key), []), t)) is not None}
+        if fits and min(fits, key=lambda o: fits[o]) == instead:
+            return True
+        return self._reached(card, t, self.turn(), owners) == instead or _held_across(seen.get((name, key), []), t)
+
     def raced_and_lost(self, card: Card, t: float, named: str | None) -> str | None:
         """The player who raced for the stack ``card`` landed on at ``t`` and lost, taking their copy back to their
         seat (see :data:`RETURN_S`); None when no one did. ``named``: the player named for the landing, whose copy

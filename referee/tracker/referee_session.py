@@ -146,7 +146,13 @@ long takes that card from another fan, while the names, each right or wrong on i
 whatever their errors. 56 rendered two- and four-player rounds scored again offline (seeds 117000-117006,
 118000-118006 and, held out, 119000-119006): it applied in two, both named rightly (seed 119001, two players:
 measured 19 and 12, named 18 and 13; seed 119004, four players: 21 and 19 against 20 and 20); seed 117001,
-four players, one card unnamed, keeps its measure (:data:`MEASURED_CONTRADICTED`), as seed 105003 did."""
+four players, one card unnamed, keeps its measure (:data:`MEASURED_CONTRADICTED`), as seed 105003 did.
+Unless a witness of play doubts a name the measure moves: a card named to the player the fans hold one fewer was
+put down by the other's arm, or fits the other's copy best by face, or its player's copy lay at their seat across
+its landing (:meth:`SeatWatch.doubted`): the fans and that witness together outweigh the name. Seeds 121000 and
+121001, two players, held out: fans measured exactly (19 and 22, 16 and 15) lost to a b2 named red-red's by one
+glance at its seat against five frames of red-light-blue's arm, and an r9 named red-red's by its arm while red-red's
+r9 lay at its seat; in the two rounds above no such witness doubts a name the measure moves."""
 RENAMED_CARDS = 5
 """The fewest cards of a back no hand owns, laid out before a seat whose hand play never read, that rename it (see
 :meth:`Referee._rename_misread_hands`): more than name an unread one, the opening's reading being some evidence."""
@@ -654,7 +660,7 @@ class Referee:
         set_aside = []
         contradicted = contradiction(count.centre, named, total) if count.centre_measured else 0
         bar = MEASURED_CONTRADICTED if sum(named.values()) < total else EVERY_CARD_NAMED_CONTRADICTED
-        if contradicted >= bar and self._every_seat_named():
+        if contradicted >= bar and self._every_seat_named() and not self._moved_name_doubted(count.centre, named):
             set_aside.append(
                 CountWarning(
                     f"the fans' lengths ({_per_back(count.centre)}) contradicted the plays seen from the seats "
@@ -678,6 +684,26 @@ class Referee:
         self.warnings = (*set_aside, *scored.warnings, *self._unseen_leftovers(scored.event))
         self.phase = Phase.SCORED
         return [scored.event]
+
+    def _moved_name_doubted(self, measured: Mapping[str, int], named: Mapping[str, int]) -> bool:
+        """Whether the fans' ``measured`` counts move one card from the plays ``named`` for every centre card (one
+        player named one card more, another one fewer) and a witness of play doubts the name of a card named to the
+        one (see :data:`EVERY_CARD_NAMED_CONTRADICTED`). Call after :meth:`_named` (its :attr:`card_owners`)."""
+        over = [back for back, n in named.items() if n > measured.get(back, 0)]
+        short = [back for back, n in measured.items() if n > named.get(back, 0)]
+        moved = sum(named.values()) == sum(measured.values()) and len(over) == len(short) == 1
+        if self.seat_watch is None or not moved or named[over[0]] - measured.get(over[0], 0) != 1:
+            return False
+        landed = {
+            (e.stack, str(e.card)): (e.card, e.t)
+            for e in self.events
+            if isinstance(e, (StackStarted, CardPlayed)) and e.card is not None
+        }
+        return any(
+            self.seat_watch.doubted(*landed[key], over[0], short[0])
+            for key, owner in self.card_owners.items()
+            if owner == over[0] and key in landed
+        )
 
     def _every_seat_named(self) -> bool:
         sorter = self.counter.sorter

@@ -293,13 +293,18 @@ def test_fans_handed_back_and_measured_in_the_picture_are_not_moved_by_the_owner
 
 
 def _two_seat_round(
-    laid_out: list[str], measured: dict[str, int] | None = None, hands: int = 2, *, r1_arm: bool = False
+    laid_out: list[str],
+    measured: dict[str, int] | None = None,
+    hands: int = 2,
+    *,
+    r1_arm: bool = False,
+    r2_arm: list[tuple[float, float]] | None = None,
 ) -> Referee:
     """Red-red plays r1-r3 onto one stack, blue-blue b1-b2 onto another (r1 lands before any glance saw it at its
-    seat; ``r1_arm``: the arm that put it down was seen), glanced at every 0.5 s; after the stop the centre is
-    spread out as ``laid_out`` reads (one back per strip). ``measured``: the fans' counts, had they been handed
-    back and measured in the picture; ``hands``: the hand stacks the opening read (one: blue-blue's seat is out
-    of the picture)."""
+    seat; ``r1_arm``: the arm that put it down was seen; ``r2_arm``: the arm seen putting r2 down, pointing back
+    to a seat), glanced at every 0.5 s; after the stop the centre is spread out as ``laid_out`` reads (one back
+    per strip). ``measured``: the fans' counts, had they been handed back and measured in the picture; ``hands``:
+    the hand stacks the opening read (one: blue-blue's seat is out of the picture)."""
     opening = [Sighting.back_at("red-red", RED), Sighting.back_at("blue-blue", BLUE)][:hands]
     seats = SeatSorter.from_opening(opening, (0, 0))
     zone = tuple((250.0 * math.cos(a / 16 * math.pi), 250.0 * math.sin(a / 16 * math.pi)) for a in range(32))
@@ -327,6 +332,8 @@ def _two_seat_round(
         referee.update(frame)
         if r1_arm and frame is not None and frame.frame == 15:
             referee.see_arms(Card.parse("r1"), 0.0, (0.0, 0.0), UP_TO_RED)
+        if r2_arm is not None and frame is not None and frame.frame == 75:
+            referee.see_arms(Card.parse("r2"), 2.0, (0.0, 0.0), r2_arm)
     referee.finish()
     return referee
 
@@ -346,9 +353,11 @@ def test_the_referee_counts_each_players_centre_cards_by_where_they_lay_though_e
     }
 
 
-def _two_seats_with_fans_measured(measured: dict[str, int], hands: int = 2, *, r1_arm: bool = False) -> Referee:
+def _two_seats_with_fans_measured(
+    measured: dict[str, int], hands: int = 2, *, r1_arm: bool = False, r2_arm: list[tuple[float, float]] | None = None
+) -> Referee:
     """The round above, its strips read as their backs, its fans measured as ``measured``."""
-    return _two_seat_round(["red-red"] * 3 + ["blue-blue"] * 2, measured, hands, r1_arm=r1_arm)
+    return _two_seat_round(["red-red"] * 3 + ["blue-blue"] * 2, measured, hands, r1_arm=r1_arm, r2_arm=r2_arm)
 
 
 def test_fans_measured_against_what_play_named_at_a_table_showing_every_seat_are_set_aside_for_the_cards_read() -> None:
@@ -379,6 +388,18 @@ def test_fans_measured_to_move_one_card_from_what_play_named_card_by_card_are_se
     assert "by 2 cards" in str(every_card_named.warnings[0].message)
     agreed = _two_seats_with_fans_measured({"red-red": 3, "blue-blue": 2}, r1_arm=True)
     assert agreed.scored is not None and not any("contradicted" in w.message for w in agreed.warnings)
+
+
+def test_fans_measured_to_move_one_card_whose_name_a_witness_of_play_doubts_stand_against_the_names() -> None:
+    # every card named, r2 by its face last seen at red-red's seat, but the arm that put it down came from
+    # blue-blue's: the fans, measuring it blue-blue's, and that arm outweigh the glance (seed 121001, two players)
+    doubted = _two_seats_with_fans_measured({"red-red": 2, "blue-blue": 3}, r1_arm=True, r2_arm=UP_TO_BLUE)
+    assert doubted.card_owners[(1, "r2")] == "red-red"
+    assert doubted.scored is not None and doubted.scored.centre == {"red-red": 2, "blue-blue": 3}
+    assert not any("contradicted" in w.message for w in doubted.warnings)
+    # the arm from red-red's own seat doubts nothing: the names stand
+    told_twice = _two_seats_with_fans_measured({"red-red": 2, "blue-blue": 3}, r1_arm=True, r2_arm=UP_TO_RED)
+    assert told_twice.scored is not None and told_twice.scored.centre == {"red-red": 3, "blue-blue": 2}
 
 
 def test_copies_of_a_card_as_many_as_the_players_are_one_each_whoever_was_seen_playing_them():
@@ -611,6 +632,7 @@ def test_a_row_without_a_hand_across_the_angles_wrap_gets_its_hand_behind_its_fi
 # ---- the arm that put a card down (referee.session_arms feeds SeatWatch.see_arms)
 
 UP_TO_RED = [(40.0, 250.0), (45.0, 300.0), (50.0, 330.0)]
+UP_TO_BLUE = [(40.0, -250.0), (45.0, -300.0), (50.0, -330.0)]
 """Points back along an arm reaching a card at the middle from red-red's side (up the y axis), three frames."""
 
 
