@@ -632,8 +632,9 @@ def test_a_row_without_a_hand_across_the_angles_wrap_gets_its_hand_behind_its_fi
 # ---- the arm that put a card down (referee.session_arms feeds SeatWatch.see_arms)
 
 UP_TO_RED = [(40.0, 250.0), (45.0, 300.0), (50.0, 330.0)]
-UP_TO_BLUE = [(40.0, -250.0), (45.0, -300.0), (50.0, -330.0)]
 """Points back along an arm reaching a card at the middle from red-red's side (up the y axis), three frames."""
+UP_TO_BLUE = [(40.0, -250.0), (45.0, -300.0), (50.0, -330.0)]
+"""The same from blue-blue's side (down the y axis)."""
 
 
 def test_a_card_no_seat_saw_is_named_by_the_seat_the_arm_that_put_it_down_came_from() -> None:
@@ -673,6 +674,30 @@ def test_a_face_seen_vanishing_from_a_seat_outweighs_an_arm_and_a_player_plays_e
     watch.see_arms(Card.parse("r7"), 4.1, (20.0, 10.0), [(30.0, -250.0), (35.0, -300.0)])  # arm: blue-blue's
     watch.see_arms(Card.parse("r7"), 8.0, (20.0, 10.0), UP_TO_RED)  # arm: red-red's, whose r7 is down already
     assert watch.owners([(Card.parse("r7"), 4.1), (Card.parse("r7"), 8.0)]) == ["red-red", None]
+
+
+def _two_r7s_and_an_arm(blue_shown: tuple[float, float], arm: list[tuple[float, float]] | None) -> str | None:
+    """The owner named for an r7 landing at 4.6 s: red-red's r7 seen at its seat until 4.5 s, blue-blue's while
+    ``blue_shown`` (start, end), glanced at every 0.5 s; ``arm``: the arm seen putting it down."""
+    watch = _watch(("red-red", RED), ("blue-blue", BLUE))
+    _glances(watch, 10.0, {(150.0, 390.0): [("r7", 0.0, 4.5)], (150.0, -390.0): [("r7", *blue_shown)]})
+    if arm is not None:
+        watch.see_arms(Card.parse("r7"), 4.6, (20.0, 10.0), arm)
+    return watch.owners([(Card.parse("r7"), 4.6)])[0]
+
+
+def test_where_both_players_copies_fit_a_landing_the_arm_that_put_it_down_tells_whose_it_was() -> None:
+    # both r7s were seen at their seats shortly before it landed, red-red's last (on its discard pile, covered as
+    # the r7 landed); the arm came from blue-blue's seat (seed 121005, two players)
+    assert _two_r7s_and_an_arm((0.0, 3.5), UP_TO_BLUE) == "blue-blue"
+    # the arm from red-red's seat, or none seen, leaves the face's name
+    assert _two_r7s_and_an_arm((0.0, 3.5), UP_TO_RED) == "red-red"
+    assert _two_r7s_and_an_arm((0.0, 3.5), None) == "red-red"
+
+
+def test_an_arm_names_a_player_over_the_face_only_where_that_players_own_copy_fits_the_landing() -> None:
+    # blue-blue's r7 seen once, 4.6 s before the landing: it fits no landing, and the face's name stands
+    assert _two_r7s_and_an_arm((0.0, 0.5), UP_TO_BLUE) == "red-red"
 
 
 def test_a_name_is_told_twice_over_where_the_face_vanished_from_the_seat_the_arm_came_from() -> None:
