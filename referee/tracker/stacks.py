@@ -386,11 +386,11 @@ class Pile:
     alias: tuple[Card, Pose] | None = None
     """A face the top was read as where it lies, while it landed (see ``StackTracker._read_as_expected``): read
     there again, it is the top, until the next card lands."""
-    taken: list[tuple[Card, Pose]] = field(default_factory=list)
-    """Cards ruled picked up from the pile, with where they lay (see :attr:`Landed.again`), since the last legal
-    card landed on it: a card that never left would lie under that one. Seed 118006, two players: an r8 slapped on
-    the g7 and taken back, slapped on the full g10 a minute later 8 mm from where it lay, was read as lying there
-    still, and the card on a full stack was never said."""
+    taken: list[tuple[Card, Pose, float]] = field(default_factory=list)
+    """Cards ruled picked up from the pile, with where they lay and when (see :attr:`Landed.again`), since the last
+    legal card landed on it: a card that never left would lie under that one. Seed 118006, two players: an r8
+    slapped on the g7 and taken back, slapped on the full g10 a minute later 8 mm from where it lay, was read as
+    lying there still, and the card on a full stack was never said."""
     gone: bool = False
 
     @property
@@ -464,6 +464,12 @@ NEW_OVER_TOP = 1.5
 times as surely, is a card laid on the top, not a second reading of it: the top, mostly covered, reads poorly
 (seed 108002, two players: an r4 laid on the r3 3 mm and no degree off it as boxed, read 0.86 beside the r3's 0.41
 for 3 s, taken for a second box of the r3 until the r3 read alone once)."""
+TAKEN_KEPT_S = 10.0
+"""A card ruled picked up from a pile and read again where it lay within this long never left (the card below it
+read through a misread a moment, see :attr:`Landed.again`); read there later, it was put down again. Seed 122000,
+two players, held out: a y7 slapped on the y2 and taken back, slapped on it again a minute later within the
+pose of the first, the stack still at y2, was read as lying there still and never said; on 11 other rounds replayed
+(seeds 121000-121006 and 122000-122003, four players) no card was read again where it lay."""
 TOP_READS_S = 1.0
 """How long a reading of the top card at some place is remembered: a copy of a lower card read in the same
 place within this time of it is the top misread (see ``StackTracker._misread_top``)."""
@@ -984,7 +990,7 @@ class StackTracker:
                     return [self._land_misread(pile, alt, run.card, run.placement, (run.first_t, run.first_frame))]
                 if self._unproven_lower(top, run.card, run.first_t, pile):
                     return []  # a lower card of the stack's own run: only a picture rearranged says it came down
-                again = self._lies_again(pile, run.card, run.placement)
+                again = self._lies_again(pile, run.card, run.placement, run.first_t)
                 args = (pile, run.card, run.first_t, run.first_frame, run.placement)
                 return [self._land(*args, copy=True, again=again, beside=run.beside)]
             return self._uncover(pile, run.card, run.element, run.last_t)
@@ -1154,11 +1160,11 @@ class StackTracker:
         if height >= 0:
             # a legal card cannot leave the stack, and the top would outvote a lower card still showing: a new
             # copy of the lower card covers the top, landing where the old copy lies (b9 on b10 over b9)
-            again = self._lies_again(pile, winner.card, winner.placement)
+            again = self._lies_again(pile, winner.card, winner.placement, winner.first_t)
             at, when = winner.placement, (winner.first_t, winner.first_frame)
             return [self._land(pile, winner.card, *when, at, copy=True, again=again)]
         places = self._places(winner)
-        again = self._lies_again(pile, winner.card, places[0][2])
+        again = self._lies_again(pile, winner.card, places[0][2], places[0][0])
         first = self._land(pile, winner.card, winner.first_t, winner.first_frame, places[0][2], again=again, lay=winner)
         if len(places) < 2:
             return [first]
@@ -1404,13 +1410,14 @@ class StackTracker:
             return [(run.first_t, run.first_frame, held[-1][4] if held else run.placement)]
         return [(run.first_t, run.first_frame, held[0][4]), (held[-1][0], held[-1][1], held[-1][4])]
 
-    def _lies_again(self, pile: Pile, card: Card, placement: Placement | None) -> bool:
-        """Whether ``card`` was picked up from ``pile`` and now shows where it lay (see :attr:`Landed.again`)."""
+    def _lies_again(self, pile: Pile, card: Card, placement: Placement | None, t: float) -> bool:
+        """Whether ``card`` was picked up from ``pile`` and now shows where it lay, first read again at ``t``
+        within :data:`TAKEN_KEPT_S` (see :attr:`Landed.again`)."""
         if placement is None:
             return False
         s, pose = self.settings, (placement.x, placement.y, placement.angle)
         mm, deg = 2 * s.pose_mm, 2 * s.pose_deg  # two readings' jitter apart, and no hand puts a card back so near
-        return any(c == card and same_pose(p, pose, mm, deg) for c, p in pile.taken)
+        return any(c == card and same_pose(p, pose, mm, deg) and t - when <= TAKEN_KEPT_S for c, p, when in pile.taken)
 
     def _land(
         self,
@@ -1512,7 +1519,7 @@ class StackTracker:
             return []  # a legal card cannot have left the stack: the reading is a misread, ignore it
         removed = tuple(reversed(pile.cards[height + 1 :]))
         lay = zip(pile.cards[height + 1 :], pile.poses[height + 1 :], strict=True)
-        pile.taken = [*pile.taken, *((card, pose) for card, pose in lay if pose is not None)][-8:]
+        pile.taken = [*pile.taken, *((card, pose, t) for card, pose in lay if pose is not None)][-8:]
         pile.cards, pile.removable = pile.cards[: height + 1], pile.removable[: height + 1]
         pile.poses = pile.poses[: height + 1]
         pile.copy_run = pile.uncover_run = None

@@ -394,6 +394,20 @@ def test_a_wrong_card_read_once_with_the_card_due_second_is_no_glimpse_of_that_c
     assert "stack_started y1" not in said
 
 
+def test_a_wrong_card_slapped_again_where_it_lay_long_after_it_was_taken_back_is_a_new_play():
+    # seed 122000, two players: a y7 slapped on the y2 and taken back, slapped on it again a minute later within
+    # the pose of the first, the stack still at y2: read as lying there still, the second was never said
+    frames = stack("y1", "y2")
+    wrong = [("y7", (20.0, 10.0), 30.0)]
+    frames += [wrong] * 30 + [frames[-1]] * 12 * FPS + [wrong] * 30 + [frames[-1]] * 30
+    said = kinds(run(frames))
+    assert said.count("illegal_play y7") == 2 and said.count("card_taken_back y7") == 2
+    # read again there a moment after it was ruled picked up, it never left: nothing more is said
+    frames = stack("y1", "y2") + [wrong] * 30 + [stack("y1", "y2")[-1]] * 30 + [wrong] * 30
+    said = kinds(run(frames))
+    assert said.count("illegal_play y7") == 1
+
+
 def test_a_wrong_card_played_again_where_it_lay_once_legal_cards_have_landed_since_is_a_new_play():
     # seed 118006, two players: an r8 slapped on the g7 and taken back; a minute later, the stack built up to g10,
     # the same r8 slapped on it 8 mm from where it lay before: under three cards since, it cannot be lying there
