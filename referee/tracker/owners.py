@@ -260,9 +260,8 @@ class SeatWatch:
             if name is None or name not in owners:
                 out.append(False)
                 continue
-            fits = {o: f for o in filter(None, owners) if (f := self._fit(seen.get((o, str(card)), []), t)) is not None}
-            face = min(fits, key=lambda o: fits[o]) if fits else None
-            fresh = face is not None and fits[face][1] < STALE_S
+            face, fit = _best_face(seen, owners, str(card), t)
+            fresh = fit is not None and fit[1] < STALE_S
             out.append(fresh and face == name and self._reached(card, t, turn, owners) == name)
         return out
 
@@ -273,11 +272,9 @@ class SeatWatch:
         (see :func:`_held_across`)."""
         owners = self.hand_owners()
         seen = self._seen(owners)
-        key = str(card)
-        fits = {o: f for o in filter(None, owners) if (f := self._fit(seen.get((o, key), []), t)) is not None}
-        if fits and min(fits, key=lambda o: fits[o]) == instead:
+        if _best_face(seen, owners, str(card), t)[0] == instead or _held_across(seen.get((name, str(card)), []), t):
             return True
-        return self._reached(card, t, self.turn(), owners) == instead or _held_across(seen.get((name, key), []), t)
+        return self._reached(card, t, self.turn(), owners) == instead
 
     def raced_and_lost(self, card: Card, t: float, named: str | None) -> str | None:
         """The player who raced for the stack ``card`` landed on at ``t`` and lost, taking their copy back to their
@@ -618,6 +615,18 @@ class SeatWatch:
             return None
         later = times[i:]
         return None if _held_after(times, t) else (len(later), max(0.0, t - times[i - 1]))
+
+
+def _best_face(
+    seen: Mapping[tuple[str, str], Sequence[float]], owners: Sequence[str | None], card: str, t: float
+) -> tuple[str | None, tuple[int, float] | None]:
+    """The owner whose copy of ``card`` fits a landing at ``t`` best by the faces ``seen`` at the seats of
+    ``owners`` (see :meth:`SeatWatch._fit`), and that fit; (None, None) where no copy fits."""
+    fits = {o: f for o in filter(None, owners) if (f := SeatWatch._fit(seen.get((o, card), []), t)) is not None}
+    if not fits:
+        return None, None
+    face = min(fits, key=lambda o: fits[o])
+    return face, fits[face]
 
 
 SEAT_NAME_PREFIX = "seat@"
