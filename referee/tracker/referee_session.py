@@ -694,16 +694,19 @@ class Referee:
         moved = sum(named.values()) == sum(measured.values()) and len(over) == len(short) == 1
         if self.seat_watch is None or not moved or named[over[0]] - measured.get(over[0], 0) != 1:
             return False
-        landed = {
-            (e.stack, str(e.card)): (e.card, e.t)
-            for e in self.events
-            if isinstance(e, (StackStarted, CardPlayed)) and e.card is not None
-        }
         return any(
-            self.seat_watch.doubted(*landed[key], over[0], short[0])
-            for key, owner in self.card_owners.items()
-            if owner == over[0] and key in landed
+            self.seat_watch.doubted(card, t, over[0], short[0])
+            for (stack, card), t in self._landings().items()
+            if self.card_owners.get((stack, str(card))) == over[0]
         )
+
+    def _landings(self) -> dict[tuple[int, Card], float]:
+        """When each card said played landed, by stack and card."""
+        return {
+            (e.stack, e.card): e.t
+            for e in self.events
+            if isinstance(e, (StackStarted, CardPlayed)) and e.card and e.stack is not None
+        }
 
     def _every_seat_named(self) -> bool:
         sorter = self.counter.sorter
@@ -805,7 +808,7 @@ class Referee:
         backs (:mod:`referee.tracker.fan_owners`), or by the rules."""
         if self.seat_watch is None:
             return Counter()
-        landed = {(e.stack, e.card): e.t for e in self.events if isinstance(e, (StackStarted, CardPlayed)) and e.card}
+        landed = self._landings()
         where = [
             (stack.id, card.card)
             for stack in self.centre.stacks
