@@ -54,6 +54,10 @@ empty."""
 MIN_FILL = 0.2
 """A spot fills at least this share of its bounding box: a card turned 45 degrees fills under half of it, less
 where only part of it is marked (seed 107002: a g1 turned 30 degrees, two thirds marked, filled a third)."""
+GAP_PX = 1
+"""Gaps this wide (thumbnail pixels, the clock's fine scale) between rearranged pixels are closed before the parts
+are measured: a green card on a blue check cloth (four players, seed 123006) marked its rest in fragments, the
+largest a third of a card, and lay unread for 30 s; closed, its rest is half a card."""
 COVER_MARGIN = 2
 """Thumbnail pixels (of the clock's fine scale) around each card found that count as covered by it: the clock's
 pixels straddle the card's edge."""
@@ -84,19 +88,33 @@ def unexplained_rests(
     covered = np.zeros_like(recent)
     for quad in np.asarray(corners, np.float64).reshape(-1, 4, 2):
         cv2.fillConvexPoly(covered, np.round(quad / k).astype(np.int32), 1)
-    grown = cv2.dilate(covered, np.ones((2 * COVER_MARGIN + 1,) * 2, np.uint8))
-    free = (recent & (1 - np.asarray(grown, np.uint8))).astype(np.uint8)
-    _, labels, stats, middles = cv2.connectedComponentsWithStats(free, connectivity=8)
+    uncovered = 1 - np.asarray(cv2.dilate(covered, np.ones((2 * COVER_MARGIN + 1,) * 2, np.uint8)), np.uint8)
     card = CARD_ASPECT * (card_px / k) ** 2
-    # the components' sizes judged in one pass (a picture's rearranged pixels fall into hundreds of specks)
+    spots = _card_sized(recent & uncovered, card)
+    # a card whose colours and the cloth's are alike marks its rest in pieces a pixel apart: joined, they are one
+    # card. Only where the pieces alone were no spot (joining can merge two cards landing side by side into one
+    # part too large to look at), and once settled: joined, the marks of a hand still setting a card down make a
+    # spot before the card's own rest does, and looks finding nothing there leave its place alone a while
+    closed = np.asarray(cv2.morphologyEx(recent, cv2.MORPH_CLOSE, np.ones((2 * GAP_PX + 1,) * 2, np.uint8)), np.uint8)
+    middles = np.asarray([(x, y) for _, x, y, _ in spots]).reshape(-1, 2)
+    spots += [
+        s
+        for s in _card_sized(closed & uncovered, card)
+        if not _near_any(np.asarray([s[1:3]]), middles, card_px / k) and np.nanmax(rearranged[s[3]]) <= now - SETTLE_S
+    ]
+    return [(x * k, y * k, float(np.nanmax(rearranged[part]))) for _, x, y, part in sorted(spots, key=lambda s: -s[0])]
+
+
+def _card_sized(free: npt.NDArray[np.uint8], card: float) -> list[tuple[int, float, float, npt.NDArray[np.bool_]]]:
+    """The connected parts of ``free`` (the clock's thumbnail) between :data:`MIN_CARD_SHARE` and :data:`MAX_CARDS`
+    of a ``card``'s area (thumbnail pixels) that fill :data:`MIN_FILL` of their bounding box: each one's area,
+    middle and pixels."""
+    _, labels, stats, middles = cv2.connectedComponentsWithStats(free.astype(np.uint8), connectivity=8)
+    # the parts' sizes judged in one pass (a picture's rearranged pixels fall into hundreds of specks)
     w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
     sized = (MIN_CARD_SHARE * card <= area) & (area <= MAX_CARDS * card) & (area >= MIN_FILL * w * h)
     sized[0] = False  # the background
-    spots = [(int(area[i]), int(i)) for i in np.flatnonzero(sized)]
-    return [
-        (float(middles[i][0] * k), float(middles[i][1] * k), float(rearranged[labels == i].max()))
-        for _, i in sorted(spots, reverse=True)
-    ]
+    return [(int(area[i]), float(middles[i][0]), float(middles[i][1]), labels == i) for i in np.flatnonzero(sized)]
 
 
 LOOKS_FOR_NOTHING = 2

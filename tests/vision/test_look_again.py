@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.change import ChangeClock, Region
+from vision.change import ChangeClock, ClockReading, Region
 from vision.detections import CardDetections
 from vision.look_again import LookAgain, unexplained_rests
 
@@ -145,3 +145,38 @@ def test_the_place_of_a_card_let_go_is_looked_at_once_more_only():
     table.show(3.2, card=False)  # the hand took the card away
     assert [table.read(), table.read(), table.read()] == [0, 0, 0]
     assert table.looks == 4
+
+
+def _rest_marked_in_pieces(gap: int) -> np.ndarray:
+    """The clock's thumbnail (4 px each) where a 56 px card came to rest at 5 s, marked only in 3 x 3 pieces
+    ``gap`` pixels apart: its colours and the cloth's alike (a green card on a blue check)."""
+    rearranged = np.full((180, 320), np.nan)
+    step = 3 + gap
+    for y in range(40, 40 + 6 * step, step):
+        for x in range(100, 100 + 4 * step, step):
+            rearranged[y : y + 3, x : x + 3] = 5.0
+    return rearranged
+
+
+def test_a_rest_marked_in_pieces_a_pixel_apart_is_one_card_not_specks():
+    pieces = _rest_marked_in_pieces(gap=1)
+    clock = ClockReading(None, 6.0, 0.0, 8, pieces, pieces, 4)
+    assert 9 < 0.4 * 1.54 * (56 / 4) ** 2, "each piece alone is far less than a good share of a card"
+    [(x, y, t)] = unexplained_rests(clock, np.zeros((0, 4, 2)), card_px=56.0, now=6.0)
+    assert (abs(x - 4 * 107.5) <= 4, abs(y - 4 * 51.5) <= 4, t) == (True, True, 5.0)
+
+
+def test_pieces_joined_are_a_spot_only_once_settled():
+    """A hand still setting a card down marks pieces too: a look there now would find nothing and leave the place
+    alone while the card's own rest comes."""
+    pieces = _rest_marked_in_pieces(gap=1)
+    settling = ClockReading(None, 5.1, 0.0, 8, pieces, pieces, 4)
+    assert unexplained_rests(settling, np.zeros((0, 4, 2)), card_px=56.0, now=5.1) == []
+    settled = ClockReading(None, 5.4, 0.0, 8, pieces, pieces, 4)
+    assert len(unexplained_rests(settled, np.zeros((0, 4, 2)), card_px=56.0, now=5.4)) == 1
+
+
+def test_specks_further_apart_than_a_pixel_stay_specks():
+    specks = _rest_marked_in_pieces(gap=3)
+    clock = ClockReading(None, 6.0, 0.0, 8, specks, specks, 4)
+    assert unexplained_rests(clock, np.zeros((0, 4, 2)), card_px=56.0, now=6.0) == []
