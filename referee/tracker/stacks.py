@@ -239,6 +239,10 @@ class TrackerSettings:
     rounds at seeds 99000-99002 (the same readings, re-refereed): false illegal plays 59 -> 41, plays said
     wrongly 31 -> 28, conflicts said 20 -> 11, every real illegal play still flagged. Sightings that do not
     tell (a scripted table without ``settle_s``) leave every landing free; None turns the test off."""
+    unread_landing_s: float | None = 5.0
+    """A new pile's first card, read first this long or less after the picture there came to rest rearranged and
+    lay still since, landed unread then (see :meth:`StackTracker._came_unread`): ``still_lead_s`` does not hold it
+    back, having no top to misread. None: every first card needs ``still_lead_s`` too."""
     lifted_frames: int = 5
     lifted_after_s: float = 0.2
     """The top read this many frames where the picture settled rearranged at least ``lifted_after_s`` after it
@@ -1129,7 +1133,7 @@ class StackTracker:
         )
         if winner is None or winner.card == pile.top:
             return []
-        if not self._moved_lately(pile, winner.first_t):
+        if not self._moved_lately(pile, winner.first_t) and not self._came_unread(pile, latest, winner):
             return []  # a face read anew where nothing moved since the top showed: the still top misread
         if not self._settled(pile, winner.card, winner.first_t):
             return []  # read only while moving: a card in a hand, or one still being slapped
@@ -1303,6 +1307,18 @@ class StackTracker:
             return True
         top_before = [at for at in pile.top_seen if at < first_t - 1e-6]
         return changed >= first_t - lead and (not top_before or changed >= top_before[-1])
+
+    def _came_unread(self, pile: Pile, latest: _Reading, winner: Candidate) -> bool:
+        """Whether the card ``winner`` starting the new ``pile`` (no top to misread) lies where the picture came to
+        rest rearranged and has lain still since, at most ``unread_landing_s`` before it was first read: a card
+        put down whose landing the detector missed (two players on a grass cloth, seed 123004: a b1 read once as
+        it landed, its pile let go, then read in every frame from 2 s on while the picture lay still). A pattern
+        of the cloth misread as a card never came to rest rearranged."""
+        still, moved = latest.sighting.still_since, latest.sighting.rearranged_at
+        limit = self.settings.unread_landing_s
+        if not pile.tentative or latest.card != winner.card or still is None or moved is None or limit is None:
+            return False
+        return still <= winner.first_t <= still + limit
 
     def _rests_as_before(self, latest: _Reading, card: Card, first_t: float, pile: Pile) -> bool:
         """Whether ``card``, read in this frame (``latest``), lies where the picture has lain still long enough to

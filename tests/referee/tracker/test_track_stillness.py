@@ -312,3 +312,33 @@ def test_a_card_read_elsewhere_after_a_hand_hid_it_is_dated_by_the_hand():
     frames, down = hidden_a_while((30.0, 12.0), 35.0)  # pushed 23 mm and turned 15 degrees meanwhile
     plays = {str(e.card): e.frame for e in referee_with_gaps(frames) if e.type == "card_played"}
     assert plays["r3"] > down + 6
+
+
+def _read_late(first_read_s: float, rearranged_at: float | None) -> list[tuple[int, Event]]:
+    """A b1 put down at 1 s on an empty centre, read once as it lands, its pile let go unseen, then read in every
+    frame from ``first_read_s`` on while the picture lies still as it came to rest at 1 s (``rearranged_at``: when
+    the picture there came to rest other than it lay before; None: never)."""
+    referee = Referee()
+    said: list[tuple[int, Event]] = []
+    for i in range(round((first_read_s + 2.0) * FPS)):
+        t = i / FPS
+        seen = ()
+        if i == FPS or t >= first_read_s:
+            b1 = reading(i, "b1", (40.0, 10.0), 5.0, 1.0)
+            seen = (dataclasses.replace(b1, rearranged_at=rearranged_at),)
+        said += [(i, e) for e in referee.update(FrameSightings(t, i, seen))]
+    return said
+
+
+def test_a_new_stacks_card_whose_landing_went_unread_starts_its_stack_when_it_came_to_rest():
+    said = _read_late(3.0, rearranged_at=1.0)
+    assert [f"{e.type} {e.card}" for _, e in said] == ["stack_started b1"]
+    assert abs(said[0][1].t - 1.0) <= 0.5
+
+
+def test_a_face_read_where_the_picture_never_came_to_rest_rearranged_starts_no_stack():
+    assert _read_late(3.0, rearranged_at=None) == [], "a pattern of the cloth read as a card"
+
+
+def test_a_card_first_read_long_after_the_picture_came_to_rest_starts_no_stack():
+    assert _read_late(7.0, rearranged_at=1.0) == []
