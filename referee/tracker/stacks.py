@@ -869,8 +869,11 @@ class StackTracker:
 
     def _top_read_surely(self, pile: Pile, readings: list[_Reading]) -> bool:
         """Whether the top is read where it lies in this frame as surely as ``sure_reading`` and ``sure_share`` of
-        its surest reading so far ask."""
-        tops = [r.sighting for r in readings if r.element == len(pile.cards) - 1]
+        its surest reading so far ask. A copy of the top's face read in the top's place, turned, is the top boxed
+        at another angle as well (a stack's lower cards peeking out make its box swing: two players, seed 123000,
+        a b3 read at -14 and +1 degrees in turn, the top taken for -14 after a hand passed: 2 s of readings at +1
+        counted as hidden, and the b4 that came after was dated 1.6 s early)."""
+        tops = [r.sighting for r in readings if r.element == len(pile.cards) - 1 or self._top_turned(pile, r)]
         if not tops:
             return False
         card, best = pile.top_best
@@ -878,6 +881,14 @@ class StackTracker:
         pile.top_best = (pile.top, best)
         s = self.settings
         return any(weight_of(t) >= s.sure_reading and t.identity_confidence >= s.sure_share * best for t in tops)
+
+    def _top_turned(self, pile: Pile, reading: _Reading) -> bool:
+        """Whether ``reading`` is a copy of the top's face lying where the top lies (``pose_mm``), at any angle."""
+        pose = pile.poses[-1] if pile.poses else None
+        if not reading.copy or reading.card != pile.top or pose is None:
+            return False
+        x, y, _ = pose_of(reading.sighting)
+        return math.dist((x, y), pose[:2]) <= self.settings.pose_mm
 
     def _lifted(self, pile: Pile, top: _Reading, frame: FrameSightings) -> list[Change]:
         """The legal top read alone, over a picture that came to rest rearranged since it first settled down."""

@@ -169,3 +169,28 @@ def test_the_six_read_turned_on_a_piece_still_shows_it_on_top_so_the_next_card_i
     played = [e for e in events if e.type == "card_played" and str(e.card) == "g7"]
     assert len(played) == 1
     assert played[0].t == pytest.approx(landed, abs=1.5 / FPS)
+
+
+def test_a_top_whose_box_swings_between_two_angles_after_a_hand_passed_still_shows_it_was_not_covered():
+    # seed 123000, two players: a b3 boxed at -14 and +1 degrees in turn (the b2 below peeking out), taken for -14
+    # after a hand passed; the b4 slapped on it 2 s later was dated from the last -14 box, 1.6 s early
+    film = Film()
+    for n in range(1, 4):
+        film.lies(f"b{n}", ((2.0 * n, 1.0 * n), 1.0), 45)
+    film.frames += [[] for _ in range(12)]  # a hand over the stack
+    still, top = film.now, ((6.0, 3.0), 1.0)
+    for k in range(60):
+        i = len(film.frames)
+        film.frames.append([face(i, "b3", ((6.0, 3.0), -14.0) if k in (0, 5) else top, still)])
+    film.frames += [[] for _ in range(15)]  # the hand bringing the b4
+    landed = film.now
+    film.lies("b4", ((8.0, 4.0), 2.0), 45)
+    referee = Referee()
+    played = [
+        e
+        for i, shown in enumerate(film.frames)
+        for e in referee.update(FrameSightings(i / FPS, i, tuple(shown)))
+        if e.type == "card_played"
+    ]
+    assert [str(e.card) for e in played] == ["b2", "b3", "b4"]
+    assert landed - 0.5 <= played[-1].t <= landed + 0.5
