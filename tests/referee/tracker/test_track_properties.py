@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import COLOURS, Card
@@ -45,8 +45,19 @@ def legal_rounds(draw: st.DrawFn) -> list[Play]:
     return plays
 
 
+R = {n: Card.parse(f"r{n}") for n in range(1, 4)}
+
+
 @given(plays=legal_rounds(), seed=st.integers(0, 10_000))
 @settings(max_examples=60, deadline=None)
+@example(  # the r3's first frame misread "g1": that new pile must not take the r3 due on the r2 beside it
+    plays=[
+        Play(0.0, 1, R[1], (0.0, 0.0), 0.0),
+        Play(1.25, 1, R[2], (-8.75, 0.0), 0.0),
+        Play(2.625, 1, R[3], (8.0, 10.0), 0.0),
+    ],
+    seed=0,
+)
 def test_noisy_sightings_of_legal_plays_give_back_exactly_those_plays(plays: list[Play], seed: int):
     table = ScriptedTable(FPS)
     for play in plays:
