@@ -233,9 +233,10 @@ def test_play_is_read_magnified_where_the_tables_cards_are_small_in_the_detector
         recogniser = None
 
     vision = DetectorVision(Reader())
-    assert vision.fit_to_cards(42.0, (1280, 720)) is None  # the rendered rounds' cards: read as they are
-    assert vision.fit_to_cards(35.0, (1280, 720)) == (448, 736)  # a fifth farther off
-    assert Reader.detector.input_size == (448, 736)
+    assert vision.fit_to_cards(57.0, (1280, 720)) is None  # a two-player round's cards: read as they are
+    assert vision.fit_to_cards(42.0, (1280, 720)) == (512, 864)  # a four-player round's: made 28 px wide
+    assert Reader.detector.input_size == (512, 864)
+    assert vision.fit_to_cards(35.0, (1280, 720)) == (640, 1024)  # a fifth farther off: from the input as exported
     assert DetectorVision(object()).fit_to_cards(35.0, (1280, 720)) is None  # a reader with no detector of its own
 
 
