@@ -564,6 +564,7 @@ class Judge:
             min(read[card], when) if card in read else when
             for card, when in zip(cards, _unseen_times(change, len(cards) + 1)[:-1], strict=True)
         ]
+        _after_the_card_below(change, cards, times)
         limit = _down_above(change, cards)
         for i in reversed(range(len(times))):  # a card lower in the stack came down before the one on it
             limit = times[i] = min(times[i], limit)
@@ -805,6 +806,21 @@ def _first_readings(change: Landed) -> dict[Card, tuple[float, int]]:
     read = {card: (t, frame) for card, t, frame in change.glimpsed_at}
     read.update({card: (t, frame) for card, t, frame in change.covered})
     return read
+
+
+def _after_the_card_below(change: Landed, cards: Sequence[Card], times: list[tuple[float, int]]) -> None:
+    """Dates each of ``cards`` (played one on the other, unseen or glimpsed: ``times``, mended in place) no earlier
+    than the card below it was last read on the pile (:attr:`Landed.glimpsed_until`): it lay on top till then. Not
+    where that reading is later than the card itself or the card above was first read (the card below read beside
+    it, peeking out from under it)."""
+    until = {card: (t, frame) for card, t, frame in change.glimpsed_until}
+    read = _first_readings(change)
+    for i in range(1, len(cards)):
+        below = until.get(cards[i - 1])
+        above = [read[card] for card in cards[i:] if card in read]
+        latest = min([*above, (change.t, change.frame)])
+        if below is not None and times[i] < below <= latest:
+            times[i] = below
 
 
 def _down_above(change: Landed, below: Sequence[Card]) -> tuple[float, int]:

@@ -90,6 +90,10 @@ class Landed:
     """Each ``glimpsed`` card with the time and frame it was first read: when it most likely came down, if the
     rules say it did (a b9 glimpsed at 7.95 s, then covered, dated by the g5 seen on it at 9.27 s missed the
     0.5 s every play is matched within)."""
+    glimpsed_until: tuple[tuple[Card, float, int], ...] = ()
+    """Each ``glimpsed`` card with the time and frame it was last read on the pile: the card above it came down
+    after, if the rules say one did unseen (seed 125006, four players: a b8 read on its stack until 42.90 s, the
+    b9 nobody saw on it dated 42.4 s by the hidden time shared out, truly down at 42.98 s)."""
     lay_since: tuple[float, int] | None = None
     """The earliest time (and frame) the card is known to have lain where it was read (``Candidate.lay_since``):
     the picture there unchanged since, it came down by then, however long it was misread meanwhile."""
@@ -1490,6 +1494,7 @@ class StackTracker:
             again,
             beside,
             tuple((c.card, *c.lay_since) for c in runs),
+            glimpsed_until=tuple((c.card, c.last_t, c.trail[-1][1] if c.trail else c.first_frame) for c in runs),
             lay_since=None if lay is None else pile.ballot.lay_since(lay),
             quiet_at=quiet_at,
         )

@@ -102,3 +102,42 @@ def test_a_card_seen_over_one_nobody_saw_came_down_after_it_in_the_hidden_time()
 def test_cards_nobody_saw_and_the_one_seen_on_them_share_the_hidden_time_evenly():
     events = judged(Landed(1, Y[1], 0.0, 0), Landed(1, Y[2], 1.0, 30), Landed(1, Y[5], 10.0, 300, hidden_s=1.5))
     assert events[-3:] == [("card_played", "y3", 8.5), ("card_played", "y4", 9.0), ("card_played", "y5", 9.5)]
+
+
+def test_a_card_nobody_saw_comes_down_after_the_card_below_it_was_last_read_on_top():
+    # seed 125006, four players: b8 read on its stack from 42.57 to 42.90 s; b10 seen at 44.0 s after 2.4 s of cover:
+    # the b9 between, never read, came down after 42.90 (truth 42.98), not at its share of the hidden time (42.4)
+    B = {n: Card.parse(f"b{n}") for n in range(1, 11)}
+    events = judged(
+        *(Landed(1, B[n], float(n), 30 * n) for n in range(1, 8)),
+        Landed(
+            1,
+            B[10],
+            44.0,
+            1320,
+            hidden_s=2.4,
+            glimpsed=(B[8],),
+            glimpsed_at=((B[8], 42.57, 1277),),
+            glimpsed_until=((B[8], 42.9, 1287),),
+        ),
+    )
+    assert [(card, t) for _, card, t in events[-3:-1]] == [("b8", 41.6), ("b9", 42.9)]
+
+
+def test_a_card_below_read_after_the_card_on_it_showed_does_not_hold_that_card_back():
+    # the y3 read on till 2.8 s, but the y4 on it was first read at 2.5 s: the y3 peeked out from under the y4
+    events = judged(
+        Landed(1, Y[1], 0.0, 0),
+        Landed(1, Y[2], 1.0, 30),
+        Landed(
+            1,
+            Y[5],
+            3.0,
+            90,
+            hidden_s=1.8,
+            glimpsed=(Y[3], Y[4]),
+            glimpsed_at=((Y[3], 1.5, 45), (Y[4], 2.5, 75)),
+            glimpsed_until=((Y[3], 2.8, 84), (Y[4], 2.9, 87)),
+        ),
+    )
+    assert [(card, t) for _, card, t in events[-3:-1]] == [("y3", 1.2), ("y4", 1.8)]
