@@ -21,7 +21,7 @@ each pile now holds (:meth:`Judge.holding`) so the tracker compares the next fra
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -564,7 +564,7 @@ class Judge:
             min(read[card], when) if card in read else when
             for card, when in zip(cards, _unseen_times(change, len(cards) + 1)[:-1], strict=True)
         ]
-        _after_the_card_below(change, cards, times)
+        _after_the_card_below(change, cards, times, read)
         limit = _down_above(change, cards)
         for i in reversed(range(len(times))):  # a card lower in the stack came down before the one on it
             limit = times[i] = min(times[i], limit)
@@ -808,13 +808,14 @@ def _first_readings(change: Landed) -> dict[Card, tuple[float, int]]:
     return read
 
 
-def _after_the_card_below(change: Landed, cards: Sequence[Card], times: list[tuple[float, int]]) -> None:
+def _after_the_card_below(
+    change: Landed, cards: Sequence[Card], times: list[tuple[float, int]], read: Mapping[Card, tuple[float, int]]
+) -> None:
     """Dates each of ``cards`` (played one on the other, unseen or glimpsed: ``times``, mended in place) no earlier
     than the card below it was last read on the pile (:attr:`Landed.glimpsed_until`): it lay on top till then. Not
-    where that reading is later than the card itself or the card above was first read (the card below read beside
-    it, peeking out from under it)."""
+    where that reading is later than the card itself or the card above was first read (``read``: the first
+    readings, :func:`_first_readings`; the card below read beside it, peeking out from under it)."""
     until = {card: (t, frame) for card, t, frame in change.glimpsed_until}
-    read = _first_readings(change)
     for i in range(1, len(cards)):
         below = until.get(cards[i - 1])
         above = [read[card] for card in cards[i:] if card in read]
