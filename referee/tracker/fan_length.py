@@ -226,7 +226,10 @@ DOUBLE_STEP_STRENGTH = 0.6
 their step too, every second card, if less strongly. Seed 120000, two players, held out: three red-red leftovers
 22 mm apart, repeating at 21.0 mm (0.32) and at 41.8 mm (0.16, half as strongly), were counted two; seed 117001's
 three 35 mm apart repeat at their own step 0.73 times as strongly as at half it. Of 70 rounds pickled at the
-score (seeds 117000-120006, 2-8 players), that line alone changed, for any share from 0.55 to 0.7."""
+score (seeds 117000-120006, 2-8 players), that line alone changed, for any share from 0.55 to 0.7. The double must
+repeat at least :data:`MIN_STEP_STRENGTH` in its own right too, as a step must to count a line at all: seed 125000,
+four players, held out: five red-light-blue leftovers 23 mm apart repeating at 21.2 mm (0.33) and at 43.8 mm (0.21,
+0.64 times as strongly), boxed twice a card on a lattice of three, were counted three."""
 
 
 def shingled_count(line: LineLength, card: float, most: int | None = None, boxes: int | None = None) -> int | None:
@@ -303,7 +306,7 @@ def shingled_count(line: LineLength, card: float, most: int | None = None, boxes
             n
             for _, n, double, repeat in fits
             if abs(double - 2 * step) <= HALF_STEP_MATCH * 2 * step
-            and repeat >= DOUBLE_STEP_STRENGTH * strength
+            and repeat >= max(DOUBLE_STEP_STRENGTH * strength, MIN_STEP_STRENGTH)
             and abs(span / double - round(span / double)) <= DOUBLE_STEP_FIT
         ]
         if doubles and boxes is not None and boxes <= min(doubles) < count:
