@@ -665,11 +665,7 @@ class SpreadCounter:
         However counted, a line the picture bounds holds no more cards than its extent has room for
         (:func:`referee.tracker.fan_length.most_to_fit`): of 70 rounds pickled at the score (seeds 117000-120006,
         2-8 players, both looks), two lines counted lower, both to the truth; players exact one more of 252. At
-        an 18 mm least step five lines counted lower (four to the truth) and a new held-out round lost a player.
-
-        A line running out of the picture at one end (:meth:`_runs_out_of_the_picture`) is measured only to the
-        picture's edge: it holds at least the cards its boxes' lattice counts (seed 125002, four players, held out:
-        red-pink's eight leftovers 24 mm apart, measured 204 mm to the edge for 229 mm, counted seven)."""
+        an 18 mm least step five lines counted lower (four to the truth) and a new held-out round lost a player."""
         points = [(spot.x, spot.y) for spot in spread]
         if self.line_reader is not None and self._stray_cards(spread) == 1:
             return self._lone_box_cards(spread)
@@ -685,20 +681,7 @@ class SpreadCounter:
                 counted = max(counted, fewest_to_cover(measured, card))
         if measured is not None and measured.seen:
             counted = min(counted, most_to_fit(measured, card))
-        if self._runs_out_of_the_picture(spread):
-            counted = max(counted, lattice)
         return counted
-
-    def _runs_out_of_the_picture(self, spread: Sequence[_Spot]) -> bool:
-        """Whether the picture's edge cuts some of a line's cards but not all: the line runs out of the picture at
-        one end, and the extent measured stops at the edge, short of the line's own end (a line cut lengthwise by
-        the edge, every card of it, shows its whole length)."""
-        view = getattr(self.sorter, "view", None)
-        latest = [spot.quads[-1] for spot in spread if spot.quads]
-        if view is None or not latest:
-            return False
-        cut = [not _clear_of_edges(quad, view, EDGE_MM) for quad in latest]
-        return any(cut) and not all(cut)
 
     def _lone_box_cards(self, spread: Sequence[_Spot]) -> int:
         """A leftover line boxed as one card (one spot, or several no farther apart than one card's boxes lie): its

@@ -822,27 +822,6 @@ def test_a_weak_step_that_measures_a_short_line_to_two_whole_steps_counts_its_th
     assert _counted_with(lambda quads, card, along=None: loose, _frames_of_spots({0.0: 10, 32.0: 10})) == {"red-red": 2}
 
 
-def test_a_leftover_line_running_out_of_the_picture_holds_at_least_the_cards_its_boxes_count() -> None:
-    # seed 125002, four players (held out): red-pink's eight leftovers 24 mm apart ran past the picture's edge, the
-    # line measured to the edge (one step short) and counted seven; its boxes lay on a lattice of eight
-    xs = [-150.0 + 24.0 * i for i in range(8)]
-    short = LineLength(CARD_WIDTH_MM + 6 * 24.0, ((24.0, 0.6),))
-    y = 400.0 + 1.2 * CARD_HEIGHT_MM
-
-    def counted(view: tuple[Point, ...]) -> dict[str, int]:
-        seats = [*_seat("red-red", 400.0), *_seat("blue-blue", -400.0)]
-        sorter = SeatSorter.from_opening(seats, (0.0, 0.0), ZONE, view)
-        counter = SpreadCounter(sorter, line_reader=lambda quads, card, along=None: short)
-        for k in range(10):
-            counter.add(_frame(*(Sighting.back_at("red-red", (x, y)) for x in xs), t=60.0 + k / 30))
-        return counter.count().leftover
-
-    assert counted(((-600.0, -600.0), (40.0, -600.0), (40.0, 600.0), (-600.0, 600.0))) == {"red-red": 8}
-    # wholly in the picture, or cut lengthwise (every card of it), the line is as long as the picture shows
-    assert counted(((-600.0, -600.0), (600.0, -600.0), (600.0, 600.0), (-600.0, 600.0))) == {"red-red": 7}
-    assert counted(((-600.0, -600.0), (600.0, -600.0), (600.0, y + 20.0), (-600.0, y + 20.0))) == {"red-red": 7}
-
-
 def test_edges_repeating_weakly_at_twice_the_step_do_not_halve_a_line_counted_by_its_strong_step() -> None:
     # seed 125000, four players (held out): five red-light-blue leftovers 23 mm apart, their edges repeating at
     # 21 mm (0.33) and, weakly, at 44 mm (0.21): boxed twice a card on a lattice of three, they were counted three
