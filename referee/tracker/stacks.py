@@ -849,6 +849,7 @@ class StackTracker:
             placement_of(top.sighting),
             read=id(top.sighting) not in taken,
             still_since=None if self._on_top(pile, top.sighting) else top.sighting.still_since,
+            identity=top.sighting.identity_confidence,
         )
         together = self._note_pair(pile, [r.sighting for r in news], frame)
         if together is not None:

@@ -113,3 +113,34 @@ def test_misreads_before_a_run_began_anew_do_not_date_the_card_read_later_in_tha
         ballot.cast(frame / 30, frame, card, weight=0.5, placement=here)
     run = ballot.run(r9)
     assert run is not None and ballot.lay_since(run) == (493 / 30, 493)
+
+
+def _read_as_r5(identity: float, frames: int) -> Ballot:
+    """An r4 on top, then ``frames`` readings of the r5 due on it at the recogniser's belief ``identity``."""
+    ballot = Ballot(VotingSettings())
+    for frame in range(10):
+        ballot.cast(frame / 30, frame, R4, weight=0.8)
+    for frame in range(10, 10 + frames):
+        ballot.cast(frame / 30, frame, R5, weight=0.8 * identity, identity=identity)
+    return ballot
+
+
+def test_a_card_due_read_unsurely_needs_the_strict_bar_a_mistake_needs():
+    # seed 125003, four players (held out): a b6 under the fingers of a hand resting on it read "b7" at 0.62 for a
+    # few tenths of a second, said played; read surely, the same readings win at once
+    expected = R5.__eq__
+    assert _read_as_r5(0.62, 6).winner(expected=expected) is None
+    assert _read_as_r5(1.0, 6).winner(expected=expected).card == R5
+    unsure = _read_as_r5(0.62, 12).winner(expected=expected)  # read on for 0.4 s: the strict bar is cleared
+    assert unsure is not None and unsure.card == R5 and unsure.first_frame == 10
+
+
+def test_readings_the_rules_took_for_the_card_due_do_not_make_it_unsure():
+    # a misread the rules took for the card due (read=False) says nothing of how surely the card itself reads
+    ballot = Ballot(VotingSettings())
+    for frame in range(10):
+        ballot.cast(frame / 30, frame, R4, weight=0.8)
+    for frame in range(10, 16):
+        ballot.cast(frame / 30, frame, R5, weight=0.8, read=frame % 2 == 0, identity=1.0 if frame % 2 == 0 else 0.1)
+    winner = ballot.winner(expected=R5.__eq__)
+    assert winner is not None and winner.card == R5
