@@ -280,7 +280,8 @@ class Ballot:
         ``doubtful`` one twice over: a recogniser's misread keeps the box of the card it misreads (the sample's
         b2 read as b10 in its own box), where a card slapped on top lies a little off or turned. An expected
         card that ``leap`` marks (legal only if several cards nobody saw landed first: a y10 on a y6 that was
-        out of view) clears the strict bar among the expected readings: a misread must not invent plays.
+        out of view), or one read unsurely (``VotingSettings.unsure_identity``), clears the strict bar among the
+        expected readings: a misread must not invent plays.
 
         >>> ballot = Ballot(VotingSettings())
         >>> y5, y8 = Card.parse("y5"), Card.parse("y8")
